@@ -1,0 +1,114 @@
+// Main-thread client of the calc worker: one worker per page, promise-based calculate().
+//
+//   const client = getCalcClient({pyodideUrl, wheelUrl});
+//   client.onStatus((status) => ...);   // {state: "idle"|"loading"|"ready"|"failed", stage, reason}
+//   client.start();                     // idempotent
+//   const response = await client.calculate("memory", {...});   // calc.api.run(...) response
+//
+// calculate() waits for ready; it rejects once the worker has failed (terminal).
+
+const DEFAULT_TIMEOUT_MS = 60000;
+
+let singleton = null;
+
+class CalcClient {
+  constructor({ pyodideUrl, wheelUrl, timeoutMs }) {
+    this.pyodideUrl = pyodideUrl;
+    this.wheelUrl = wheelUrl;
+    this.timeoutMs = timeoutMs || DEFAULT_TIMEOUT_MS;
+    this.status = { state: "idle", stage: null, reason: null };
+    this.listeners = new Set();
+    this.pending = new Map();
+    this.nextId = 1;
+    this.worker = null;
+    this.readyPromise = new Promise((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    this.readyPromise.catch(() => {}); // failure is reported through onStatus
+  }
+
+  onStatus(listener) {
+    this.listeners.add(listener);
+    listener(this.status);
+    return () => this.listeners.delete(listener);
+  }
+
+  setStatus(status) {
+    this.status = status;
+    for (const listener of this.listeners) listener(status);
+  }
+
+  start() {
+    if (this.worker || this.status.state === "failed") return;
+    this.setStatus({ state: "loading", stage: "runtime-download", reason: null });
+    try {
+      this.worker = new Worker(new URL("./calc-worker.js", import.meta.url), { type: "module" });
+    } catch (err) {
+      this.fail("worker", String(err));
+      return;
+    }
+    this.worker.onmessage = (event) => this.handle(event.data || {});
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail(this.status.stage || "worker", event.message || "worker error");
+    };
+    this.worker.postMessage({
+      type: "init",
+      pyodideUrl: this.pyodideUrl,
+      wheelUrl: this.wheelUrl,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  fail(stage, reason) {
+    if (this.status.state === "failed") return;
+    this.setStatus({ state: "failed", stage, reason });
+    this.rejectReady(new Error(reason));
+    for (const { reject } of this.pending.values()) reject(new Error(reason));
+    this.pending.clear();
+    if (this.worker) this.worker.terminate();
+  }
+
+  handle(message) {
+    switch (message.type) {
+      case "progress":
+        this.setStatus({ state: "loading", stage: message.stage, reason: null });
+        break;
+      case "ready":
+        this.readyMs = message.ms;
+        this.setStatus({ state: "ready", stage: null, reason: null });
+        this.resolveReady();
+        break;
+      case "failed":
+        this.fail(message.stage, message.reason);
+        break;
+      case "result":
+      case "error": {
+        const entry = this.pending.get(message.id);
+        if (!entry) return;
+        this.pending.delete(message.id);
+        if (message.type === "result") entry.resolve(message.response);
+        else entry.reject(new Error(message.reason));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  async calculate(kind, params) {
+    this.start();
+    await this.readyPromise;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: "request", id, kind, params });
+    });
+  }
+}
+
+export function getCalcClient(options) {
+  if (!singleton) singleton = new CalcClient(options);
+  return singleton;
+}

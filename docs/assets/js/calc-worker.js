@@ -1,0 +1,108 @@
+// Module Web Worker: Pyodide + the calc wheel, behind a small typed protocol.
+//
+// main → worker
+//   {type: "init", pyodideUrl, wheelUrl, timeoutMs}
+//   {type: "request", id, kind, params}
+// worker → main
+//   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load"}
+//   {type: "ready", ms}
+//   {type: "failed", stage, reason}                       (terminal)
+//   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
+//   {type: "error", id, reason}                           (the worker could not answer)
+
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+
+let runCalc = null; // PyProxy of a Python function str -> str, set once ready
+let failed = false;
+
+function post(message) {
+  self.postMessage(message);
+}
+
+function withTimeout(promise, ms, stage) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms (${stage})`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// loadPyodide() can hang instead of rejecting when the wasm is missing: check it first.
+async function preflightWasm(pyodideUrl) {
+  const response = await fetch(new URL("pyodide.asm.wasm", pyodideUrl));
+  if (!response.ok || !response.body) {
+    throw new Error(`pyodide.asm.wasm: HTTP ${response.status}`);
+  }
+  const reader = response.body.getReader();
+  const head = new Uint8Array(4);
+  let filled = 0;
+  while (filled < 4) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const take = Math.min(4 - filled, value.length);
+    head.set(value.subarray(0, take), filled);
+    filled += take;
+  }
+  await reader.cancel();
+  if (filled < 4 || WASM_MAGIC.some((byte, i) => head[i] !== byte)) {
+    throw new Error("pyodide.asm.wasm is not WebAssembly");
+  }
+}
+
+const PY_BRIDGE = `
+import json
+import calc.api
+
+def _nfg_run(request_json):
+    return json.dumps(calc.api.run(json.loads(request_json)), allow_nan=False, default=str)
+
+_nfg_run
+`;
+
+async function init({ pyodideUrl, wheelUrl, timeoutMs }) {
+  const started = performance.now();
+  let stage = "runtime-download";
+  try {
+    post({ type: "progress", stage });
+    await withTimeout(preflightWasm(pyodideUrl), timeoutMs, stage);
+    const { loadPyodide } = await withTimeout(
+      import(new URL("pyodide.mjs", pyodideUrl).href), timeoutMs, stage);
+    stage = "runtime-start";
+    post({ type: "progress", stage });
+    const pyodide = await withTimeout(
+      loadPyodide({ indexURL: pyodideUrl, fullStdLib: false }), timeoutMs, stage);
+    stage = "calc-load";
+    post({ type: "progress", stage });
+    await withTimeout(
+      pyodide.loadPackage(wheelUrl, { messageCallback: () => {}, errorCallback: () => {} }),
+      timeoutMs, stage);
+    runCalc = pyodide.runPython(PY_BRIDGE);
+    post({ type: "ready", ms: performance.now() - started });
+  } catch (err) {
+    failed = true;
+    post({ type: "failed", stage, reason: String(err && err.message ? err.message : err) });
+  }
+}
+
+function answer({ id, kind, params }) {
+  if (!runCalc) {
+    post({ type: "error", id, reason: failed ? "failed" : "not-ready" });
+    return;
+  }
+  try {
+    const requestJson = JSON.stringify({ schema_version: 1, kind, params });
+    const response = JSON.parse(runCalc(requestJson));
+    post({ type: "result", id, response });
+  } catch (err) {
+    post({ type: "error", id, reason: String(err && err.message ? err.message : err) });
+  }
+}
+
+self.onmessage = (event) => {
+  const message = event.data || {};
+  if (message.type === "init") {
+    init(message);
+  } else if (message.type === "request") {
+    answer(message);
+  }
+};
