@@ -1,0 +1,348 @@
+// Calculator widgets: binds every .nfg-calc root on the page to the calc worker.
+//
+// The page arrives with the first result prerendered (data-state="prerendered"). This module
+// starts the worker at idle or first interaction (data-state="loading"), recomputes on every input
+// change once it is ready (data-state="ready"), and keeps the prerendered / last good result when
+// Python cannot load (data-state="failed") or an input is bad (message next to the field).
+
+import { getCalcClient } from "./calc-client.js";
+import { formatError, formatValue } from "./calc-format.js";
+import { drawChart } from "./calc-chart.js";
+
+const START_EVENTS = ["pointerdown", "focusin", "keydown", "touchstart"];
+
+class CalculatorWidget {
+  constructor(root) {
+    this.root = root;
+    this.config = JSON.parse(root.querySelector(".nfg-calc__config").textContent);
+    this.form = root.querySelector(".nfg-calc__form");
+    this.statusText = root.querySelector(".nfg-calc__status-text");
+    this.controls = new Map();
+    for (const el of this.form.querySelectorAll("input[name], select[name]")) {
+      this.controls.set(el.name, el);
+    }
+    this.inputSpecs = new Map(this.config.inputs.map((spec) => [spec.name, spec]));
+    this.sequence = 0;
+    this.lastGood = this.config.prerendered; // {mode, values, responses}
+    this.client = getCalcClient({
+      pyodideUrl: new URL(this.config.pyodideUrl, document.baseURI).href,
+      wheelUrl: new URL(this.config.wheelUrl, document.baseURI).href,
+    });
+    this.restoreFromUrl();
+    this.updateVisibility();
+    this.bind();
+    this.renderChart(this.lastGood);
+  }
+
+  // ---- inputs ------------------------------------------------------------------------------
+
+  currentMode() {
+    const modeControl = this.controls.get("mode");
+    const id = modeControl ? modeControl.value : this.config.modes[0].id;
+    return this.config.modes.find((m) => m.id === id) || this.config.modes[0];
+  }
+
+  rawValues() {
+    const values = {};
+    for (const [name, el] of this.controls) values[name] = el.value.trim();
+    return values;
+  }
+
+  typedValue(spec, raw) {
+    if (raw === "") return null;
+    if (spec.control === "int" && /^[+-]?\d+$/.test(raw)) return Number(raw);
+    if (spec.control === "number") {
+      const normalized = raw.replace(/\s/g, "").replace(",", ".");
+      if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(normalized)) return Number(normalized);
+    }
+    return raw; // selects, and unparseable text: calc answers with a typed error
+  }
+
+  buildParams(request, raw) {
+    const custom = raw.model === "custom";
+    const params = {};
+    for (const name of request.params) {
+      if (name === "model" && custom) continue;
+      if (this.config.archFields.includes(name) && !custom) continue;
+      const spec = this.inputSpecs.get(name);
+      if (!spec || !(name in raw)) continue;
+      const value = this.typedValue(spec, raw[name]);
+      if (value === null) continue;
+      params[name] = value;
+    }
+    return { ...params, ...request.fixed };
+  }
+
+  updateVisibility() {
+    const mode = this.currentMode();
+    const custom = this.controls.get("model") && this.controls.get("model").value === "custom";
+    for (const field of this.form.querySelectorAll("[data-input]")) {
+      const spec = this.inputSpecs.get(field.dataset.input);
+      const inMode = !spec.modes.length || spec.modes.includes(mode.id);
+      field.hidden = !inMode || (spec.arch && !custom);
+    }
+    for (const dl of this.root.querySelectorAll(".nfg-calc__outputs")) {
+      dl.hidden = dl.dataset.mode !== mode.id;
+    }
+    this.root.dataset.mode = mode.id;
+  }
+
+  // ---- URL state ---------------------------------------------------------------------------
+
+  restoreFromUrl() {
+    const query = new URLSearchParams(window.location.search);
+    for (const [name, el] of this.controls) {
+      if (!query.has(name)) continue;
+      const value = query.get(name);
+      if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === value)) continue;
+      el.value = value;
+    }
+    this.urlRestored = [...this.controls.keys()].some((name) => query.has(name));
+  }
+
+  writeUrl() {
+    const query = new URLSearchParams(window.location.search);
+    const raw = this.rawValues();
+    for (const name of this.controls.keys()) {
+      if (raw[name] === "") query.delete(name);
+      else query.set(name, raw[name]);
+    }
+    const url = `${window.location.pathname}?${query.toString()}${window.location.hash}`;
+    window.history.replaceState(null, "", url);
+  }
+
+  // ---- worker ------------------------------------------------------------------------------
+
+  bind() {
+    this.form.addEventListener("input", () => this.onInput());
+    this.form.addEventListener("change", () => this.onInput());
+    this.form.addEventListener("submit", (event) => event.preventDefault());
+    this.root.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-action]");
+      if (button) this.onAction(button.dataset.action, button);
+    });
+    const start = () => this.start();
+    for (const name of START_EVENTS) this.root.addEventListener(name, start, { once: true, passive: true });
+    if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 300 });
+    else window.setTimeout(start, 1);
+  }
+
+  start() {
+    if (this.started) return;
+    this.started = true;
+    this.client.onStatus((status) => this.onStatus(status));
+    this.client.start();
+  }
+
+  onStatus(status) {
+    const strings = this.config.strings.status;
+    if (status.state === "loading") {
+      this.root.dataset.state = "loading";
+      this.root.dataset.stage = status.stage || "";
+      this.statusText.textContent = strings[status.stage] || strings.loading;
+    } else if (status.state === "ready") {
+      this.statusText.textContent = strings.ready;
+      this.compute().then(() => {
+        this.root.dataset.state = "ready";
+        delete this.root.dataset.stage;
+      });
+    } else if (status.state === "failed") {
+      this.root.dataset.state = "failed";
+      this.root.dataset.stage = status.stage || "";
+      this.statusText.textContent = strings.failed;
+    }
+  }
+
+  onInput() {
+    this.updateVisibility();
+    this.start();
+    if (this.client.status.state === "ready") {
+      this.compute();
+    } else if (this.client.status.state === "loading") {
+      this.statusText.textContent = this.config.strings.status.stale;
+    }
+  }
+
+  async compute() {
+    const sequence = ++this.sequence;
+    const mode = this.currentMode();
+    const raw = this.rawValues();
+    let responses;
+    try {
+      responses = Object.fromEntries(await Promise.all(mode.requests.map(async (request) => {
+        const response = await this.client.calculate(request.kind, this.buildParams(request, raw));
+        return [request.id, response];
+      })));
+    } catch (err) {
+      return; // the worker failed: onStatus shows the terminal state; the last result stays
+    }
+    if (sequence !== this.sequence) return; // a newer input superseded this one
+    this.clearErrors();
+    const main = responses.main;
+    let hasError = false;
+    for (const response of Object.values(responses)) {
+      if (!response.ok) {
+        this.showError(response.error);
+        hasError = true;
+      }
+    }
+    if (!main.ok) return; // keep the last good result
+    const result = { mode: mode.id, values: raw, responses };
+    this.lastGood = result;
+    this.renderResult(result);
+    this.writeUrl();
+    this.root.dataset.computed = String(sequence);
+    this.root.dataset.hasError = String(hasError);
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------
+
+  clearErrors() {
+    for (const el of this.form.querySelectorAll(".nfg-calc__error")) el.textContent = "";
+    for (const el of this.form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    this.form.querySelector(".nfg-calc__form-error").textContent = "";
+  }
+
+  showError(error) {
+    const template = this.config.errors[error.key] || error.message;
+    const label = this.config.fieldLabels[error.field] || error.field;
+    const message = formatError(template, error.params, label);
+    const control = this.controls.get(error.field);
+    const field = control && control.closest("[data-input]");
+    if (control && field && !field.hidden) {
+      control.setAttribute("aria-invalid", "true");
+      field.querySelector(".nfg-calc__error").textContent = message;
+    } else {
+      this.form.querySelector(".nfg-calc__form-error").textContent = message;
+    }
+  }
+
+  renderResult(result) {
+    const mode = this.config.modes.find((m) => m.id === result.mode);
+    const dl = this.root.querySelector(`.nfg-calc__outputs[data-mode="${mode.id}"]`);
+    for (const output of mode.outputs) {
+      const dd = dl.querySelector(`[data-field="${output.field}"]`);
+      const response = result.responses[output.request];
+      const value = response && response.ok ? response.result[output.field] : undefined;
+      if (value === undefined || value === null) {
+        dd.removeAttribute("data-value");
+      } else {
+        dd.dataset.value = String(value);
+      }
+      let text = formatValue(value, output.unit, this.config.lang, this.config.strings);
+      if (output.unit === "text" && value in this.config.bounds) text = this.config.bounds[value];
+      dd.textContent = text;
+    }
+    this.renderMath(result);
+    this.renderChart(result);
+  }
+
+  renderMath(result) {
+    const tbody = this.root.querySelector(".nfg-calc__math tbody");
+    const rows = [];
+    for (const response of Object.values(result.responses)) {
+      if (!response.ok) continue;
+      for (const step of response.result.derivation || []) {
+        const tr = document.createElement("tr");
+        const label = document.createElement("td");
+        label.textContent = this.config.steps[step.key] || step.key;
+        const formula = document.createElement("td");
+        const code = document.createElement("code");
+        code.textContent = step.formula;
+        formula.append(code);
+        const value = document.createElement("td");
+        value.textContent = `${step.value} ${step.unit}`;
+        tr.append(label, formula, value);
+        rows.push(tr);
+      }
+    }
+    tbody.replaceChildren(...rows);
+  }
+
+  renderChart(result) {
+    const mode = this.config.modes.find((m) => m.id === result.mode);
+    const box = this.root.querySelector(".nfg-calc__chart");
+    if (!mode || !mode.chart) {
+      box.hidden = true;
+      return;
+    }
+    drawChart(box, mode.chart, result, this.config).catch(() => {
+      box.hidden = true; // charts are an aid; the numbers stay
+    });
+  }
+
+  // ---- actions -----------------------------------------------------------------------------
+
+  exportRows() {
+    const result = this.lastGood;
+    const mode = this.config.modes.find((m) => m.id === result.mode);
+    const rows = [["section", "name", "value", "unit"]];
+    for (const [name, value] of Object.entries(result.values)) {
+      if (value !== "" && value !== null) rows.push(["input", name, value, ""]);
+    }
+    for (const output of mode.outputs) {
+      const response = result.responses[output.request];
+      const value = response && response.ok ? response.result[output.field] : null;
+      rows.push(["result", output.field, value === null || value === undefined ? "" : value, output.unit]);
+    }
+    for (const response of Object.values(result.responses)) {
+      if (!response.ok) continue;
+      for (const step of response.result.derivation || []) {
+        rows.push(["derivation", step.key, step.value, step.unit]);
+      }
+    }
+    return rows;
+  }
+
+  download(filename, type, text) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = filename;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  onAction(action, button) {
+    const name = `nfg-${this.config.name}`;
+    if (action === "export-csv") {
+      const csv = this.exportRows().map((row) => row.map((cell) => {
+        const text = String(cell);
+        return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+      }).join(",")).join("\n");
+      this.download(`${name}.csv`, "text/csv", `${csv}\n`);
+    } else if (action === "export-json") {
+      const body = { calculator: this.config.name, ...this.lastGood };
+      this.download(`${name}.json`, "application/json", `${JSON.stringify(body, null, 2)}\n`);
+    } else if (action === "copy-link") {
+      this.writeUrl();
+      const done = () => { button.textContent = this.config.strings.action.copied; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(window.location.href).then(done, () => {});
+      }
+    } else if (action === "reset") {
+      for (const [name, el] of this.controls) {
+        const value = this.config.defaults[name];
+        el.value = value === null || value === undefined ? "" : String(value);
+      }
+      this.onInput();
+    }
+  }
+}
+
+function mount() {
+  for (const root of document.querySelectorAll(".nfg-calc")) {
+    if (root.dataset.mounted) continue;
+    root.dataset.mounted = "true";
+    try {
+      root.nfgWidget = new CalculatorWidget(root);
+    } catch (err) {
+      root.dataset.state = "failed";
+    }
+  }
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
+else mount();
