@@ -1,0 +1,23 @@
+"""MkDocs hook: append the glossary as `*[ABBR]: text` lines in the page language (abbr tooltips)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import calc.data
+
+LANGS = ("en", "ja", "es")
+
+
+# One abbreviation definition per glossary term, in the page language
+def abbreviations(lang: str) -> str:
+    lines = []
+    for term in calc.data.records("glossary"):
+        text = " ".join(str(term[lang]).split())
+        lines.append(f"*[{term['abbr']}]: {text}")
+    return "\n".join(lines)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    lang = getattr(page.file, "locale", "en")
+    return f"{markdown}\n\n{abbreviations(lang if lang in LANGS else 'en')}\n"

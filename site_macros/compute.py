@@ -1,0 +1,26 @@
+"""Derived figures come from calc through its JSON api (ARCHITECTURE.md §2), never from the macros."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import calc.api
+
+
+class CalcRequestError(RuntimeError):
+    """calc.api answered ok=false to a request made by a page; the build stops with its message."""
+
+
+def run(kind: str, **params: Any) -> dict[str, Any]:
+    """The `result` dict of calc.api.run for one request."""
+    response = calc.api.run({"schema_version": 1, "kind": kind, "params": params})
+    if not response.get("ok"):
+        error = response.get("error", {})
+        raise CalcRequestError(f"calc {kind} {params}: {error.get('message', error)}")
+    result: dict[str, Any] = response["result"]
+    return result
+
+
+def price(instance: str, region: str = "us-east-1") -> dict[str, Any]:
+    """Normalised price figures for one instance and region."""
+    return run("price", instance=instance, region=region)

@@ -1,0 +1,49 @@
+"""Read-only access to the project data through calc (ARCHITECTURE.md §2), indexed for the macros."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import calc.data
+
+Record = dict[str, Any]
+
+
+def records(name: str) -> list[Record]:
+    """All records of one data file (chips, cores, instances, prices, models, ...)."""
+    return list(calc.data.records(name))
+
+
+@cache
+def _index(name: str) -> dict[str, Record]:
+    return {str(rec["id"]): rec for rec in calc.data.records(name)}
+
+
+def by_id(name: str, record_id: str) -> Record:
+    """One record by id; an unknown id ends the build with a clear message."""
+    try:
+        return _index(name)[record_id]
+    except KeyError:
+        raise KeyError(f"no {name} record with id {record_id!r}") from None
+
+
+def labels(lang: str) -> dict[str, dict[str, str]]:
+    """The site labels of one language (data/i18n/<lang>/site.toml)."""
+    return calc.data.i18n(lang, "site")
+
+
+def field(record: Record, path: str) -> Any:
+    """A possibly dotted field (`dense_tflops.bf16`); None when absent."""
+    value: Any = record
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def missing_reason(record: Record, path: str) -> str:
+    """The `<field>_missing` reason for a field that is not published ('' if none given)."""
+    head = path.split(".", 1)[0]
+    return str(record.get(f"{head}_missing") or record.get(f"{path}_missing") or "")

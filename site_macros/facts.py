@@ -1,0 +1,58 @@
+"""fact(), cite() and the calc result macros: memory(), perf(), train(), price()."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import compute, data, markdown, page, values
+
+# fact() kind → data file name
+KIND_FILES = {"chip": "chips", "core": "cores", "instance": "instances", "model": "models",
+              "measurement": "measurements", "assumption": "assumptions"}
+
+
+class UnknownFactError(KeyError):
+    """A page asked for a fact kind or field the data does not have."""
+
+
+def _price_record(instance_id: str, region: str) -> data.Record:
+    for rec in data.records("prices"):
+        if (rec["instance"], rec["region"], rec.get("kind", "on-demand")) == (
+                instance_id, region, "on-demand"):
+            return rec
+    raise UnknownFactError(f"no on-demand price record for {instance_id} in {region}")
+
+
+def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east-1") -> str:
+    """One figure with its unit in the page language, or "not published" plus the reason."""
+    lang = page.lang(env)
+    if kind == "price":
+        record = _price_record(record_id, region)
+    elif kind in KIND_FILES:
+        record = data.by_id(KIND_FILES[kind], record_id)
+    else:
+        raise UnknownFactError(f"fact kind {kind!r} is not one of {sorted(KIND_FILES)} or price")
+    if kind == "assumption" and field == "value":
+        return values.display(record["value"], "", lang) + f"\u00a0{record.get('unit', '')}"
+    value = data.field(record, field)
+    if value is None:
+        reason = data.missing_reason(record, field)
+        if not reason:
+            raise UnknownFactError(f"{kind} {record_id} has no field {field!r} and no reason")
+        return values.not_published(reason, lang)
+    return values.display(value, field, lang)
+
+
+def cite(env: Any, source_id: str) -> str:
+    """A link to the source's entry on the sources page, relative to the current page."""
+    data.by_id("sources", source_id)  # an unknown id stops the build
+    target = page.link_to(env, "reference/sources.md")
+    return markdown.link(f"[{source_id}]", f"{target}#{source_id}")
+
+
+def register(env: Any) -> None:
+    env.macro(lambda kind, id, field, region="us-east-1": fact(env, kind, id, field, region),
+              "fact")
+    env.macro(lambda source_id: cite(env, source_id), "cite")
+    for kind in ("memory", "perf", "train", "train_memory", "price", "compare"):
+        env.macro(lambda _kind=kind, **params: compute.run(_kind, **params), kind)

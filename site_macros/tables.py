@@ -1,0 +1,307 @@
+"""Reference tables generated from data (ARCHITECTURE.md §3). Every figure comes from data or calc."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from babel.numbers import format_compact_decimal
+
+from . import compute, data, markdown, page, values
+
+PRICE_REGION = "us-east-1"
+FAMILY_ORDER = ("inf1", "inf2", "trn1", "trn1n", "trn2", "trn2u", "trn2-ultraserver",
+                "trn3-ultraserver", "g4dn", "g5", "p3dn", "p4d", "p5", "p5e", "p5en")
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str                 # key in site.toml [header]
+    fields: tuple[str, ...]     # the first field present is shown (e.g. memory_gib or memory_gb)
+    kinds: tuple[str, ...] = ("neuron", "gpu")  # record kinds the column applies to
+
+
+# The field of `record` a column shows: the first one present, else the first one named
+def _pick(record: data.Record, column: Column) -> str:
+    for name in column.fields:
+        if data.field(record, name) is not None:
+            return name
+    for name in column.fields:
+        if data.missing_reason(record, name):
+            return name
+    return column.fields[0]
+
+
+def _cells(record: data.Record, columns: tuple[Column, ...], lang: str) -> list[str]:
+    text = data.labels(lang)["text"]
+    out = []
+    for column in columns:
+        if record.get("kind", "neuron") not in column.kinds:
+            out.append(text["not_applicable"])
+        else:
+            out.append(values.cell(record, _pick(record, column), lang))
+    return out
+
+
+def _headers(keys: list[str], lang: str) -> list[str]:
+    headers = data.labels(lang)["header"]
+    return [headers[key] for key in keys]
+
+
+def _label(lang: str, section: str, key: str) -> str:
+    return data.labels(lang).get(section, {}).get(str(key), str(key))
+
+
+# Links to the sources page for a list of source ids
+def source_links(env: Any, source_ids: list[str]) -> str:
+    target = page.link_to(env, "reference/sources.md")
+    return ", ".join(markdown.link(sid, f"{target}#{sid}") for sid in source_ids)
+
+
+# The on-demand price of an instance in PRICE_REGION with region and date, or "not published"
+def price_with_date(env: Any, instance_id: str) -> str:
+    lang = page.lang(env)
+    for rec in data.records("prices"):
+        if (rec["instance"], rec["region"], rec.get("kind")) == (instance_id, PRICE_REGION,
+                                                                 "on-demand"):
+            if rec.get("usd_per_hour") is None:
+                return values.not_published(data.missing_reason(rec, "usd_per_hour"), lang)
+            return data.labels(lang)["text"]["price_at"].format(
+                price=values.cell(rec, "usd_per_hour", lang), region=rec["region"],
+                date=values.display(rec["as_of"], "as_of", lang))
+    return values.not_published(data.labels(lang)["text"]["no_price_record"], lang)
+
+
+CHIP_COLUMNS = (
+    Column("vendor", ("vendor",)),
+    Column("core", ("core",), ("neuron",)),
+    Column("cores_per_chip", ("cores_per_chip",), ("neuron",)),
+    Column("memory_type", ("memory_type",)),
+    Column("memory", ("memory_gib", "memory_gb")),
+    Column("memory_bandwidth", ("memory_bandwidth_gib_per_s", "memory_bandwidth_gb_per_s",
+                                "memory_bandwidth_tb_per_s")),
+    Column("bf16_dense", ("dense_tflops.bf16",)),
+    Column("fp8_dense", ("dense_tflops.fp8",)),
+    Column("fp32_dense", ("dense_tflops.fp32",)),
+    Column("bf16_sparse", ("sparse_tflops.bf16",)),
+    Column("neuronlink", ("neuronlink",), ("neuron",)),
+    Column("topology", ("topology",)),
+)
+
+
+def chips_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["chip"] + [c.header for c in CHIP_COLUMNS] + ["sources"], lang)
+    rows = [[chip["name"], *_cells(chip, CHIP_COLUMNS, lang), source_links(env, chip["sources"])]
+            for chip in data.records("chips")]
+    return markdown.table(headers, rows)
+
+
+CORE_COLUMNS = (
+    Column("engines", ("engines",)),
+    Column("sbuf", ("sbuf_mib",)),
+    Column("psum", ("psum_mib",)),
+    Column("bf16_dense", ("tensor_dense_tflops.bf16",)),
+    Column("fp8_dense", ("tensor_dense_tflops.fp8",)),
+    Column("fp32_dense", ("tensor_dense_tflops.fp32",)),
+    Column("sparsity_patterns", ("sparsity_patterns",)),
+    Column("data_types", ("data_types",)),
+)
+
+
+def cores_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["core"] + [c.header for c in CORE_COLUMNS] + ["sources"], lang)
+    rows = [[core["name"], *_cells(core, CORE_COLUMNS, lang), source_links(env, core["sources"])]
+            for core in data.records("cores")]
+    return markdown.table(headers, rows)
+
+
+INSTANCE_COLUMNS = (
+    Column("chip_count", ("chip_count",)),
+    Column("vcpu", ("vcpu",)),
+    Column("host_memory", ("host_memory_gib",)),
+    Column("accelerator_memory", ("accelerator_memory_gib", "accelerator_memory_gb")),
+    Column("memory_bandwidth", ("accelerator_memory_bandwidth_gib_per_s",
+                                "accelerator_memory_bandwidth_gb_per_s",
+                                "accelerator_memory_bandwidth_tb_per_s")),
+    Column("interconnect", ("interconnect",)),
+    Column("interconnect_per_chip", ("interconnect_gib_per_s_per_chip",
+                                     "interconnect_gb_per_s_per_chip")),
+    Column("network", ("network_gbps",)),
+    Column("efa", ("efa",)),
+    Column("tp_degrees", ("tp_degrees",)),
+)
+
+
+def families() -> list[str]:
+    """Instance families present in the data, in the contract's order."""
+    present = {rec["family"] for rec in data.records("instances")}
+    return [f for f in FAMILY_ORDER if f in present] + sorted(present - set(FAMILY_ORDER))
+
+
+def instances_table(env: Any, family: str) -> str:
+    lang = page.lang(env)
+    members = [rec for rec in data.records("instances") if rec["family"] == family]
+    if not members:
+        raise KeyError(f"no instances in family {family!r}")
+    headers = _headers(["instance", "chip"] + [c.header for c in INSTANCE_COLUMNS]
+                       + ["price_on_demand", "sources"], lang)
+    rows = [[f"`{rec['id']}`", data.by_id("chips", rec["chip"])["name"],
+             *_cells(rec, INSTANCE_COLUMNS, lang), price_with_date(env, rec["id"]),
+             source_links(env, rec["sources"])] for rec in members]
+    return markdown.table(headers, rows)
+
+
+def _normalised(env: Any, instance_id: str, region: str) -> list[str]:
+    lang = page.lang(env)
+    result = compute.price(instance_id, region)
+    reason = str(result.get("price_missing_reason") or "")
+    return [values.computed_cell(result.get(name), name, lang, reason)
+            for name in ("usd_per_hour", "usd_per_chip_hour", "usd_per_gib_hour",
+                         "usd_per_bf16_pflop_hour")]
+
+
+def neuron_vs_gpu_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["instance", "kind", "chip", "chip_count", "accelerator_memory",
+                        "bf16_dense_per_chip", "usd_per_hour", "usd_per_chip_hour",
+                        "usd_per_gib_hour", "usd_per_bf16_pflop_hour"], lang)
+    rows = []
+    for rec in data.records("instances"):
+        chip = data.by_id("chips", rec["chip"])
+        memory = _pick(rec, INSTANCE_COLUMNS[3])
+        rows.append([f"`{rec['id']}`", _label(lang, "kind", rec["kind"]), chip["name"],
+                     values.cell(rec, "chip_count", lang), values.cell(rec, memory, lang),
+                     values.cell(chip, "dense_tflops.bf16", lang),
+                     *_normalised(env, rec["id"], PRICE_REGION)])
+    return markdown.table(headers, rows)
+
+
+def prices_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["instance", "region", "price_kind", "usd_per_hour", "usd_per_chip_hour",
+                        "usd_per_gib_hour", "usd_per_bf16_pflop_hour", "as_of", "sources"], lang)
+    rows = []
+    for rec in data.records("prices"):
+        if rec.get("kind", "on-demand") == "on-demand":
+            figures = _normalised(env, rec["instance"], rec["region"])
+        else:
+            dash = data.labels(lang)["text"]["not_applicable"]
+            figures = [values.cell(rec, "usd_per_hour", lang), dash, dash, dash]
+        rows.append([f"`{rec['instance']}`", rec["region"],
+                     _label(lang, "price_kind", rec.get("kind", "on-demand")), *figures,
+                     values.display(rec["as_of"], "as_of", lang), source_links(env, rec["sources"])])
+    return markdown.table(headers, rows)
+
+
+MEASUREMENT_COLUMNS = (
+    Column("tp", ("tp",)),
+    Column("batch", ("batch",)),
+    Column("input_len", ("input_len",)),
+    Column("output_len", ("output_len",)),
+    Column("dtype", ("dtype",)),
+    Column("ttft", ("ttft_s",)),
+    Column("tpot", ("tpot_s",)),
+    Column("output_tokens_per_s", ("output_tokens_per_s",)),
+    Column("framework", ("framework",)),
+    Column("sdk", ("sdk",)),
+)
+
+
+def _model_name(model_id: str) -> str:
+    return str(data.by_id("models", model_id)["name"])
+
+
+def measurements_table(env: Any, use: str | None = None) -> str:
+    lang = page.lang(env)
+    headers = _headers(["model", "instance"] + [c.header for c in MEASUREMENT_COLUMNS]
+                       + ["use", "sources"], lang)
+    rows = [[_model_name(rec["model"]), f"`{rec['instance']}`",
+             *_cells(rec, MEASUREMENT_COLUMNS, lang), _label(lang, "use", rec["use"]),
+             source_links(env, rec["sources"])]
+            for rec in data.records("measurements") if use is None or rec["use"] == use]
+    return markdown.table(headers, rows)
+
+
+def _compact(value: int, lang: str) -> str:
+    text = format_compact_decimal(value, format_type="short", locale=lang, fraction_digits=2)
+    return f'<span data-field="params" data-value="{value}">{text}</span>'
+
+
+MODEL_COLUMNS = (
+    Column("layers", ("layers",)),
+    Column("hidden", ("hidden",)),
+    Column("heads", ("heads",)),
+    Column("kv_heads", ("kv_heads",)),
+    Column("head_dim", ("head_dim",)),
+    Column("intermediate", ("intermediate",)),
+    Column("vocab", ("vocab",)),
+    Column("experts", ("experts",)),
+    Column("active_experts", ("active_experts",)),
+    Column("max_position_embeddings", ("max_position_embeddings",)),
+)
+
+
+def models_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["model", "architecture", "params", "active_params"]
+                       + [c.header for c in MODEL_COLUMNS] + ["sources"], lang)
+    rows = [[rec["name"], _label(lang, "architecture", rec["architecture"]),
+             _compact(rec["params"], lang), _compact(rec["active_params"], lang),
+             *_cells(rec, MODEL_COLUMNS, lang), source_links(env, rec["sources"])]
+            for rec in data.records("models")]
+    return markdown.table(headers, rows)
+
+
+def glossary_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["abbr", "definition"], lang)
+    rows = [[f'<span id="term-{rec["id"]}">{rec["abbr"]}</span>', rec[lang]]
+            for rec in sorted(data.records("glossary"), key=lambda r: str(r["abbr"]).lower())]
+    return markdown.table(headers, rows)
+
+
+def sources_table(env: Any) -> str:
+    lang = page.lang(env)
+    headers = _headers(["source_id", "title", "publisher", "source_kind", "as_of", "accessed"],
+                       lang)
+    rows = [[f'<span id="{rec["id"]}">`{rec["id"]}`</span>',
+             markdown.link(str(rec["title"]).replace("[", "(").replace("]", ")"), rec["url"]),
+             rec.get("publisher", ""), _label(lang, "source_kind", rec["kind"]),
+             values.display(rec["as_of"], "as_of", lang),
+             values.display(rec["accessed"], "accessed", lang)]
+            for rec in sorted(data.records("sources"), key=lambda r: str(r["id"]))]
+    return markdown.table(headers, rows)
+
+
+def claims_table(env: Any) -> str:
+    from .facts import fact  # the correct figure is rendered like any other fact
+
+    lang = page.lang(env)
+    headers = _headers(["seed", "quote", "topic", "verdict", "correct", "explanation",
+                        "sources"], lang)
+    rows = []
+    for rec in data.records("claims"):
+        correct = rec.get("correct")
+        shown = (fact(env, correct["kind"], correct["id"], correct["field"]) if correct
+                 else data.labels(lang)["text"]["not_applicable"])
+        rows.append([_label(lang, "seed", rec["seed"]), f"«{rec['quote']}»", rec["topic"],
+                     _label(lang, "verdict", rec["verdict"]), shown,
+                     rec[f"explanation_{lang}"], source_links(env, rec["sources"])])
+    return markdown.table(headers, rows)
+
+
+def register(env: Any) -> None:
+    """Register the table macros; each one reads the page language from env."""
+    env.macro(lambda: chips_table(env), "chips_table")
+    env.macro(lambda: cores_table(env), "cores_table")
+    env.macro(lambda family: instances_table(env, family), "instances_table")
+    env.macro(lambda: neuron_vs_gpu_table(env), "neuron_vs_gpu_table")
+    env.macro(lambda: prices_table(env), "prices_table")
+    env.macro(lambda use=None: measurements_table(env, use), "measurements_table")
+    env.macro(lambda: models_table(env), "models_table")
+    env.macro(lambda: glossary_table(env), "glossary_table")
+    env.macro(lambda: sources_table(env), "sources_table")
+    env.macro(lambda: claims_table(env), "claims_table")
+    env.macro(families, "instance_families")
