@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import calc.api
-
 
 class CalcRequestError(RuntimeError):
     """calc.api answered ok=false to a request made by a page; the build stops with its message."""
@@ -13,6 +11,8 @@ class CalcRequestError(RuntimeError):
 
 def run(kind: str, **params: Any) -> dict[str, Any]:
     """The `result` dict of calc.api.run for one request."""
+    import calc.api  # imported on first use: calc is loaded only when a page needs it
+
     response = calc.api.run({"schema_version": 1, "kind": kind, "params": params})
     if not response.get("ok"):
         error = response.get("error", {})
