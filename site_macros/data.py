@@ -44,6 +44,10 @@ def field(record: Record, path: str) -> Any:
 
 
 def missing_reason(record: Record, path: str) -> str:
-    """The `<field>_missing` reason for a field that is not published ('' if none given)."""
-    head = path.split(".", 1)[0]
-    return str(record.get(f"{head}_missing") or record.get(f"{path}_missing") or "")
+    """The reason a field is not published: `<field>_missing`, or for a per-dtype table
+    (`dense_tflops.bf16`) the entry of `<table>_missing = {dtype = reason}`; '' if none given."""
+    head, _, key = path.partition(".")
+    reason = record.get(f"{head}_missing")
+    if isinstance(reason, dict):
+        return str(reason.get(key, ""))
+    return str(reason or "")

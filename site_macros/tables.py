@@ -11,7 +11,7 @@ from . import compute, data, markdown, page, values
 
 PRICE_REGION = "us-east-1"
 FAMILY_ORDER = ("inf1", "inf2", "trn1", "trn1n", "trn2", "trn2u", "trn2-ultraserver",
-                "trn3-ultraserver", "g4dn", "g5", "p3dn", "p4d", "p5", "p5e", "p5en")
+                "trn3-ultraserver", "trn3", "g4dn", "g5", "p3dn", "p4d", "p5", "p5e", "p5en")
 
 
 @dataclass(frozen=True)
