@@ -10,6 +10,8 @@ import logging
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from mkdocs.plugins import event_priority
+
 log = logging.getLogger("mkdocs.hooks.page_meta")
 
 
@@ -29,9 +31,12 @@ def absolute(site_url: str, link: str) -> str:
     return urljoin(site_url, "" if link in (".", "./") else link)
 
 
+# after mkdocs-static-i18n (priority 50) has made config.extra.alternate contextual
+@event_priority(-100)
 def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
     site_url = config.site_url or "http://127.0.0.1:8000/"
-    alternates = config.extra.get("alternate") or []
+    # mkdocs-static-i18n sets the attribute (config.extra.alternate), as Jinja reads it
+    alternates = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or []
     links = [{"lang": alt["lang"], "href": absolute(site_url, alt["link"])} for alt in alternates]
     default = next((link for link in links if link["lang"] == "en"), None)
     if default:

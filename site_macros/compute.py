@@ -21,6 +21,6 @@ def run(kind: str, **params: Any) -> dict[str, Any]:
     return result
 
 
-def price(instance: str, region: str = "us-east-1") -> dict[str, Any]:
-    """Normalised price figures for one instance and region."""
-    return run("price", instance=instance, region=region)
+def price(instance: str, region: str = "us-east-1", kind: str = "on-demand") -> dict[str, Any]:
+    """Normalised price figures for one instance, region and price kind."""
+    return run("price", instance=instance, region=region, price_kind=kind)

@@ -37,9 +37,13 @@ def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east
     value = data.field(record, field)
     if value is None:
         reason = data.missing_reason(record, field)
-        if not reason:
-            raise UnknownFactError(f"{kind} {record_id} has no field {field!r} and no reason")
-        return values.not_published(reason, lang)
+        if reason:
+            return values.not_published(reason, lang)
+        head = field.partition(".")[0]
+        if "." in field and isinstance(record.get(head), dict):
+            # a dtype absent from a per-dtype table without a reason: not supported
+            return str(data.labels(lang)["text"]["not_applicable"])
+        raise UnknownFactError(f"{kind} {record_id} has no field {field!r} and no reason")
     return values.display(value, field, lang)
 
 

@@ -153,9 +153,9 @@ def instances_table(env: Any, family: str) -> str:
     return markdown.table(headers, rows)
 
 
-def _normalised(env: Any, instance_id: str, region: str) -> list[str]:
+def _normalised(env: Any, instance_id: str, region: str, kind: str = "on-demand") -> list[str]:
     lang = page.lang(env)
-    result = compute.price(instance_id, region)
+    result = compute.price(instance_id, region, kind)
     reason = str(result.get("price_missing_reason") or "")
     return [values.computed_cell(result.get(name), name, lang, reason)
             for name in ("usd_per_hour", "usd_per_chip_hour", "usd_per_gib_hour",
@@ -184,11 +184,7 @@ def prices_table(env: Any) -> str:
                         "usd_per_gib_hour", "usd_per_bf16_pflop_hour", "as_of", "sources"], lang)
     rows = []
     for rec in data.records("prices"):
-        if rec.get("kind", "on-demand") == "on-demand":
-            figures = _normalised(env, rec["instance"], rec["region"])
-        else:
-            dash = data.labels(lang)["text"]["not_applicable"]
-            figures = [values.cell(rec, "usd_per_hour", lang), dash, dash, dash]
+        figures = _normalised(env, rec["instance"], rec["region"], rec.get("kind", "on-demand"))
         rows.append([f"`{rec['instance']}`", rec["region"],
                      _label(lang, "price_kind", rec.get("kind", "on-demand")), *figures,
                      values.display(rec["as_of"], "as_of", lang), source_links(env, rec["sources"])])
