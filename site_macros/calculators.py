@@ -72,11 +72,18 @@ class Calculator:
     name: str
     inputs: tuple[Input, ...]
     modes: tuple[Mode, ...]
-    reference_measurement: str | None = None
+    # published measurements to compare with, first one the engine can estimate is shown
+    reference_measurements: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 _MODEL_PARAMS = ("model",) + ARCH_FIELDS
+REFERENCE_MEASUREMENTS = (
+    "inf2-llama-2-70b-tp24-b1-128-128",
+    "trn1-llama-2-70b-tp32-b1-128-128",
+    "inf2-llama-3-8b-tp24-b1-128-3968",
+    "trn1-llama-3-8b-tp32-b1-128-3968",
+)
 
 MEMORY = Calculator(
     name="memory",
@@ -85,10 +92,16 @@ MEMORY = Calculator(
         Input("model", "model", "llama-3.1-8b"),
         *(Input(n, "int", None, optional=True) for n in ARCH_FIELDS),
         Input("instance", "instance", "inf2.xlarge"),
-        Input("dtype", "dtype", "bf16"),
+        Input("dtype", "dtype", "bf16", modes=("inference",)),
         Input("batch", "int", 1, minimum=1),
         Input("seq_len", "int", 4096, minimum=1),
         Input("tp", "int", None, optional=True, minimum=1),
+        Input("recipe", "recipe", None, modes=("training",), optional=True),
+        Input("zero", "choice", "1", modes=("training",), choices=("0", "1", "2", "3")),
+        Input("recompute", "choice", "selective", modes=("training",),
+              choices=("none", "selective", "full")),
+        Input("count", "int", 1, modes=("training",), minimum=1),
+        Input("dp", "int", None, modes=("training",), optional=True, minimum=1),
     ),
     modes=(
         Mode(
@@ -118,18 +131,27 @@ MEMORY = Calculator(
         Mode(
             "training",
             requests=(Request("main", "train_memory",
-                              _MODEL_PARAMS + ("instance", "batch", "seq_len", "tp")),),
+                              _MODEL_PARAMS + ("instance", "batch", "seq_len", "tp", "recipe",
+                                               "zero", "recompute", "count", "dp")),),
             outputs=(
                 Output("fits", "bool"),
-                Output("per_core_bytes", "bytes"),
-                Output("capacity_per_core_bytes", "bytes"),
-                Output("headroom_per_core_bytes", "bytes"),
+                Output("per_device_bytes", "bytes"),
+                Output("capacity_per_device_bytes", "bytes"),
+                Output("headroom_per_device_bytes", "bytes"),
                 Output("weights_bytes", "bytes"),
-                Output("total_bytes", "bytes"),
+                Output("grads_bytes", "bytes"),
+                Output("master_bytes", "bytes"),
+                Output("optimizer_bytes", "bytes"),
+                Output("activation_bytes", "bytes"),
+                Output("overhead_bytes", "bytes"),
+                Output("tp", "int"),
+                Output("dp", "int"),
+                Output("devices", "int"),
+                Output("devices_available", "int"),
             ),
         ),
     ),
-    reference_measurement="inf2-llama-2-70b-tp24-b1-128-128",
+    reference_measurements=REFERENCE_MEASUREMENTS,
 )
 
 PERFORMANCE = Calculator(
@@ -180,7 +202,7 @@ PERFORMANCE = Calculator(
             ),
         ),
     ),
-    reference_measurement="inf2-llama-2-70b-tp24-b1-128-128",
+    reference_measurements=REFERENCE_MEASUREMENTS,
 )
 
 PRICE = Calculator(
@@ -202,9 +224,9 @@ PRICE = Calculator(
             requests=(
                 Request("main", "price", ("instance", "region", "hours")),
                 Request("tokens", "perf",
-                        ("model", "instance", "batch", "input_len", "output_len"),
+                        ("model", "instance", "region", "batch", "input_len", "output_len"),
                         fixed=(("dtype", "bf16"),)),
-                Request("run", "train", ("model", "instance", "count", "tokens"),
+                Request("run", "train", ("model", "instance", "region", "count", "tokens"),
                         fixed=(("seq_len", 4096),)),
                 Request("compare", "compare", ("region", "hours")),
             ),
@@ -222,7 +244,7 @@ PRICE = Calculator(
             chart="price-compare",
         ),
     ),
-    reference_measurement="inf2-llama-2-70b-tp24-b1-128-128",
+    reference_measurements=REFERENCE_MEASUREMENTS,
 )
 
 CALCULATORS: dict[str, Calculator] = {c.name: c for c in (MEMORY, PERFORMANCE, PRICE)}
@@ -323,6 +345,10 @@ def _options(control: str, calc_spec: Calculator) -> list[dict[str, str]]:
     if control == "region":
         regions = sorted({str(p["region"]) for p in data.records("prices")})
         return [{"value": r, "label": r} for r in regions]
+    if control == "recipe":
+        from calc import training_memory
+
+        return [{"value": r, "label": r} for r in sorted(training_memory.recipes())]
     if control == "dtype":
         return [{"value": d, "label": d} for d in DTYPES]
     return []
@@ -339,15 +365,18 @@ def _reference(calc_spec: Calculator, lang: str, strings: dict[str, Any]) -> dic
     """A published measurement next to this calculator's estimate for the same configuration."""
     from calc import data
 
-    if calc_spec.reference_measurement is None:
+    by_id = {m["id"]: m for m in data.records("measurements")}
+    for measurement_id in calc_spec.reference_measurements:
+        m = by_id.get(measurement_id)
+        if m is None:
+            continue
+        params = {k: m[k] for k in ("model", "instance", "tp", "batch", "input_len",
+                                    "output_len", "dtype") if k in m}
+        estimate = run_request("perf", params)
+        if estimate.get("ok"):
+            break
+    else:
         return None
-    found = [m for m in data.records("measurements") if m["id"] == calc_spec.reference_measurement]
-    if not found:
-        return None
-    m = found[0]
-    params = {k: m[k] for k in ("model", "instance", "tp", "batch", "input_len", "output_len",
-                                "dtype") if k in m}
-    estimate = run_request("perf", params)
     rows = []
     for key, unit in (("ttft_s", "seconds"), ("tpot_s", "seconds"),
                       ("output_tokens_per_s", "per_s")):
@@ -361,7 +390,10 @@ def _reference(calc_spec: Calculator, lang: str, strings: dict[str, Any]) -> dic
             "estimated": format_value(est, unit, lang, strings),
             "error": formatting.percent(error, lang, 1) if error is not None else "—",
         })
-    return {"measurement": m, "rows": rows}
+    sources = {src["id"]: src for src in data.records("sources")}
+    cited = [{"title": str(sources[sid].get("title", sid)), "url": str(sources[sid].get("url", ""))}
+             for sid in m.get("sources", []) if sid in sources]
+    return {"measurement": m, "rows": rows, "sources": cited}
 
 
 def render(name: str, env: Any) -> str:
@@ -411,6 +443,7 @@ def render(name: str, env: Any) -> str:
         ],
         "defaults": values,
         "archFields": list(ARCH_FIELDS),
+        "instanceKinds": {o["value"]: o["group"] for o in _options("instance", calc_spec)},
         "strings": strings,
         "errors": errors_i18n.get("error", {}),
         "fieldLabels": {**errors_i18n.get("input", {}), **strings.get("input", {})},

@@ -68,7 +68,7 @@ function memoryBreakdown(result, strings) {
   };
 }
 
-function priceCompare(result, strings) {
+function priceCompare(result, strings, config) {
   const response = result.responses.compare;
   if (!response || !response.ok) return null;
   const rows = (response.result.rows || response.result.instances || [])
@@ -79,7 +79,7 @@ function priceCompare(result, strings) {
     datasets: [{
       label: strings.result.chart_usd_per_hour,
       data: rows.map((row) => row.usd_per_hour),
-      backgroundColor: rows.map((row) => (row.kind === "gpu" ? PALETTE.gpu : PALETTE.neuron)),
+      backgroundColor: rows.map((row) => (config.instanceKinds[row.instance] === "gpu" ? PALETTE.gpu : PALETTE.neuron)),
     }],
     unit: "USD/h",
     indexAxis: "y",
@@ -90,7 +90,7 @@ function priceCompare(result, strings) {
 const BUILDERS = { "memory-breakdown": memoryBreakdown, "price-compare": priceCompare };
 
 export async function drawChart(box, kind, result, config) {
-  const spec = BUILDERS[kind] && BUILDERS[kind](result, config.strings);
+  const spec = BUILDERS[kind] && BUILDERS[kind](result, config.strings, config);
   if (!spec) {
     box.hidden = true;
     return;
