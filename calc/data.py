@@ -1,0 +1,257 @@
+"""Read data/*.toml (tomllib) lazily and turn records into specs; every loader is cached.
+
+Location: ``importlib.resources.files("calc") / "data"`` inside the wheel, else <repo>/data.
+Only the files a request needs are parsed (cold start of the CLI matters).
+"""
+
+import tomllib
+from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from .errors import CalcError
+from .specs import ChipSpec, InstanceSpec, ModelSpec, PriceSpec
+from .units import FLOPS_PER_TFLOP, rate_bytes_per_s, size_bytes
+
+Record = dict[str, Any]
+
+# record name -> (file, TOML array-of-tables key)
+_TABLES: dict[str, tuple[str, str]] = {
+    "chips": ("chips.toml", "chip"),
+    "cores": ("chips.toml", "core"),
+    "instances": ("instances.toml", "instance"),
+    "prices": ("prices.toml", "price"),
+    "models": ("models.toml", "model"),
+    "measurements": ("measurements.toml", "measurement"),
+    "assumptions": ("assumptions.toml", "assumption"),
+    "glossary": ("glossary.toml", "term"),
+    "claims": ("claims.toml", "claim"),
+}
+RECORD_NAMES = (*_TABLES, "sources")
+
+
+@cache
+def data_dir() -> Traversable:
+    packaged = files("calc") / "data"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+@cache
+def _toml(relative_path: str) -> dict[str, Any]:
+    node = data_dir()
+    for part in relative_path.split("/"):
+        node = node / part
+    if not node.is_file():
+        return {}
+    with node.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+@cache
+def records(name: str) -> list[Record]:
+    """Plain dicts as in the TOML (dates as datetime.date). name: see RECORD_NAMES."""
+    if name == "sources":
+        folder = data_dir() / "sources"
+        if not folder.is_dir():
+            return []
+        found: list[Record] = []
+        for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+            if entry.name.endswith(".toml"):
+                found.extend(_toml(f"sources/{entry.name}").get("source", []))
+        return found
+    if name not in _TABLES:
+        raise KeyError(f"unknown record set {name!r}; known: {', '.join(RECORD_NAMES)}")
+    file_name, table = _TABLES[name]
+    return list(_toml(file_name).get(table, []))
+
+
+@cache
+def i18n(lang: str, file: str) -> dict[str, Any]:
+    """data/i18n/<lang>/<file>.toml as a dict (file without or with the .toml suffix)."""
+    stem = file.removesuffix(".toml")
+    return _toml(f"i18n/{lang}/{stem}.toml")
+
+
+@cache
+def _by_id(name: str) -> dict[str, Record]:
+    return {str(record["id"]): record for record in records(name) if "id" in record}
+
+
+def record(name: str, record_id: str) -> Record | None:
+    return _by_id(name).get(record_id)
+
+
+# ---------------------------------------------------------------- assumptions
+
+
+def assumption(assumption_id: str) -> Record:
+    found = record("assumptions", assumption_id)
+    if found is None:
+        raise LookupError(f"data/assumptions.toml has no assumption {assumption_id!r}")
+    return found
+
+
+def assumption_value(assumption_id: str) -> float:
+    value = assumption(assumption_id).get("value")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise LookupError(f"assumption {assumption_id!r} has no numeric value")
+    return float(value)
+
+
+# ---------------------------------------------------------------- models
+
+
+def model_ids() -> list[str]:
+    return list(_by_id("models"))
+
+
+@cache
+def model(model_id: str) -> ModelSpec:
+    raw = record("models", model_id)
+    if raw is None:
+        raise CalcError("model", "unknown_model", {"value": model_id, "allowed": model_ids()})
+    heads = int(raw["heads"])
+    hidden = int(raw["hidden"])
+    params = int(raw["params"])
+    return ModelSpec(
+        id=model_id,
+        name=str(raw.get("name", model_id)),
+        architecture=str(raw.get("architecture", "decoder")),
+        params=params,
+        active_params=int(raw.get("active_params", params)),
+        layers=int(raw["layers"]),
+        hidden=hidden,
+        heads=heads,
+        kv_heads=int(raw.get("kv_heads", heads)),
+        head_dim=int(raw.get("head_dim", hidden // heads)),
+        intermediate=int(raw.get("intermediate", 4 * hidden)),
+        vocab=int(raw.get("vocab", 0)),
+        gated_mlp=bool(raw.get("gated_mlp", False)),
+        tied_embeddings=bool(raw.get("tied_embeddings", False)),
+        experts=int(raw.get("experts", 0)),
+        active_experts=int(raw.get("active_experts", 0)),
+        max_position_embeddings=_optional_int(raw.get("max_position_embeddings")),
+    )
+
+
+def _optional_int(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+# ---------------------------------------------------------------- chips and instances
+
+
+def _tflops_table(raw: Any) -> dict[str, float]:
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(dtype): float(value)
+        for dtype, value in raw.items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+
+
+@cache
+def chip(chip_id: str) -> ChipSpec:
+    raw = record("chips", chip_id)
+    if raw is None:
+        raise LookupError(f"data/chips.toml has no chip {chip_id!r}")
+    kind = str(raw.get("kind", "neuron"))
+    cores_per_chip = int(raw.get("cores_per_chip", 1))
+    lnc = int(raw.get("lnc_default", 1)) if kind == "neuron" else 1
+    memory_bytes = size_bytes(raw, "memory")
+    bandwidth = rate_bytes_per_s(raw, "memory_bandwidth")
+    usable = size_bytes(raw, "usable_memory_per_core")
+    if usable is None and kind == "gpu":
+        usable = memory_bytes
+    headline = _tflops_table(raw.get("dense_tflops"))
+    if kind == "neuron":
+        overhead_physical = size_bytes(raw, "runtime_overhead_per_core")
+        if overhead_physical is None:
+            overhead_physical = round(assumption_value("neuron_runtime_overhead_per_core_bytes"))
+        overhead = overhead_physical * lnc
+        core_raw = record("cores", str(raw.get("core", "")))
+        per_physical = _tflops_table(core_raw.get("tensor_dense_tflops") if core_raw else None)
+        if not per_physical:  # fall back to the chip headline split over its cores
+            per_physical = {k: v / cores_per_chip for k, v in headline.items()}
+        peak = {k: v * FLOPS_PER_TFLOP * lnc for k, v in per_physical.items()}
+    else:
+        overhead = round(assumption_value("gpu_runtime_overhead_bytes"))
+        peak = {k: v * FLOPS_PER_TFLOP for k, v in headline.items()}
+    return ChipSpec(
+        id=chip_id,
+        name=str(raw.get("name", chip_id)),
+        vendor=str(raw.get("vendor", "")),
+        kind=kind,
+        cores_per_chip=cores_per_chip,
+        lnc=lnc,
+        memory_bytes=memory_bytes,
+        memory_bandwidth_bytes_per_s=bandwidth,
+        usable_memory_per_core_bytes=usable,
+        runtime_overhead_per_core_bytes=overhead,
+        peak_flops_per_core=peak,
+        headline_dense_tflops=headline,
+    )
+
+
+def instance_ids() -> list[str]:
+    return list(_by_id("instances"))
+
+
+@cache
+def instance(instance_id: str) -> InstanceSpec:
+    raw = record("instances", instance_id)
+    if raw is None:
+        raise CalcError(
+            "instance", "unknown_instance", {"value": instance_id, "allowed": instance_ids()}
+        )
+    spec_chip = chip(str(raw["chip"]))
+    chip_count = int(raw["chip_count"])
+    logical = chip_count * spec_chip.logical_cores_per_chip
+    degrees = raw.get("tp_degrees")
+    if isinstance(degrees, list) and degrees:
+        tp_degrees = tuple(sorted({int(d) for d in degrees if int(d) <= logical}))
+    else:
+        tp_degrees = tuple(d for d in (1, 2, 4, 8, 16, 32, 64, 128, 256) if d <= logical)
+    return InstanceSpec(
+        id=instance_id,
+        family=str(raw.get("family", "")),
+        kind=str(raw.get("kind", spec_chip.kind)),
+        chip=spec_chip,
+        chip_count=chip_count,
+        tp_degrees=tp_degrees,
+    )
+
+
+# ---------------------------------------------------------------- prices
+
+
+def regions() -> list[str]:
+    return sorted({str(p.get("region")) for p in records("prices")})
+
+
+def price(instance_id: str, region: str, kind: str = "on-demand") -> PriceSpec | None:
+    """The newest matching price record, or None when there is none at all."""
+    matches = [
+        p
+        for p in records("prices")
+        if p.get("instance") == instance_id and p.get("region") == region and p.get("kind") == kind
+    ]
+    if not matches:
+        return None
+    newest = max(matches, key=lambda p: str(p.get("as_of", "")))
+    value = newest.get("usd_per_hour")
+    usd = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    reason = newest.get("usd_per_hour_missing")
+    return PriceSpec(
+        instance=instance_id,
+        region=region,
+        kind=kind,
+        usd_per_hour=usd,
+        missing_reason=None if usd is not None else str(reason or "not published"),
+        as_of=str(newest.get("as_of", "")),
+    )

@@ -1,0 +1,33 @@
+"""Show-the-math steps: (key, formula, value, unit); key doubles as the i18n key step.<key>."""
+
+from dataclasses import dataclass
+from typing import Any
+
+StepValue = int | float | str | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    key: str
+    formula: str
+    value: StepValue
+    unit: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "formula": self.formula, "value": self.value, "unit": self.unit}
+
+
+class Derivation:
+    """Collects steps in order; ``add`` returns the value so formulas read top to bottom."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def add[V: StepValue](self, key: str, formula: str, value: V, unit: str = "") -> V:
+        self.steps.append(Step(key, formula, value, unit))
+        return value
+
+    def as_list(self) -> list[dict[str, Any]]:
+        return [step.as_dict() for step in self.steps]

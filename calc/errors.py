@@ -1,0 +1,58 @@
+"""The one typed error of the engine: every bad input becomes a CalcError."""
+
+from typing import Any
+
+
+class CalcError(ValueError):
+    """Invalid input: names the input field, a message key (data/i18n/*/errors.toml) and params."""
+
+    def __init__(self, field: str, key: str, params: dict[str, Any] | None = None) -> None:
+        self.field = field
+        self.key = key
+        self.params: dict[str, Any] = {"field": field, **(params or {})}
+        super().__init__(self.english())
+
+    def english(self) -> str:
+        """One-line English message (the en template is kept here so no TOML is read on errors)."""
+        template = _ENGLISH.get(self.key, "invalid value for {field}")
+        try:
+            text = template.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            text = template
+        return " ".join(text.split())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "key": self.key, "params": self.params, "message": str(self)}
+
+
+# Kept identical to data/i18n/en/errors.toml [error] (a test checks it).
+_ENGLISH: dict[str, str] = {
+    "must_be_number": "{field} must be a number (got {value})",
+    "must_be_finite": "{field} must be a finite number (got {value})",
+    "must_be_positive_int": "{field} must be a whole number of at least {min}",
+    "must_be_positive_number": "{field} must be a number greater than {min}",
+    "out_of_range": "{field} must be between {min} and {max} (got {value})",
+    "must_be_text": "{field} must be text",
+    "unknown_choice": "{field}: {value} is not one of {allowed}",
+    "unknown_model": "unknown model preset {value}",
+    "unknown_instance": "unknown instance type {value}",
+    "unknown_region": "no price data for region {value}; known regions: {allowed}",
+    "unknown_field": "unknown input {value}",
+    "missing_field": "{field} is required",
+    "model_required": "give a model preset (model) or the architecture (params or layers, hidden, "
+    "heads)",
+    "tp_not_allowed": "tensor-parallel degree {value} is not allowed here; allowed: {allowed}",
+    "tp_exceeds_cores": "tensor-parallel degree {value} needs more than the {max} cores available",
+    "heads_not_divisible": "{value} attention heads cannot be split evenly over tp={allowed}",
+    "kv_heads_not_divisible": "kv_heads must divide heads ({value} does not divide {max})",
+    "hidden_not_divisible": "hidden size {value} is not divisible by {max} heads; give head_dim",
+    "not_a_decoder": "{value} is an encoder model: it has no token-by-token decode",
+    "peak_flops_missing": "the peak {value} FLOPS of this instance's accelerator are not published",
+    "bandwidth_missing": "the memory bandwidth of this instance's accelerator is not published",
+    "memory_missing": "the memory per core of this instance's accelerator is not published",
+    "bad_request": "the request must be a JSON object with kind and params",
+    "unknown_kind": "unknown request kind {value}; allowed: {allowed}",
+    "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
+    "bad_argument": "{value}",
+    "internal_error": "internal error: {value}",
+}

@@ -1,0 +1,157 @@
+"""Training compute and time, and the matmul peak of an accelerator.
+
+Convention: total training FLOPs = 6·N·D + 12·L·h·s·D  (forward + backward; N = active
+parameters, D = tokens, s = sequence length; the attention-score term counts the full,
+non-causal s×s matrices, so it is an upper bound, and recomputation is not counted).
+time = total / (instances × peak FLOP/s per instance × MFU).
+
+Peaks: training time uses the chip headline dense peak × chips, the basis the MFU presets in
+data/assumptions.toml are defined against. The inference roofline (perf.py) uses the matmul peak:
+Tensor Engine per NeuronCore × cores on Neuron (the headline also counts the other engines), the
+dense Tensor Core peak per GPU.
+"""
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from . import data, dtypes
+from .derivation import Derivation
+from .errors import CalcError
+from .specs import InstanceSpec, ModelSpec
+from .units import FLOPS_PER_TFLOP, SECONDS_PER_HOUR
+
+TRAINING_FLOPS_PER_PARAM_TOKEN = 6
+ATTENTION_FLOPS_PER_LAYER_WIDTH_TOKEN = 12
+
+
+def matmul_dtype(instance: InstanceSpec, weight_dtype: str) -> str:
+    """The dtype whose peak applies: int8/int4 weights compute in bf16; fp8 needs fp8 TFLOPS."""
+    wanted = dtypes.compute_dtype(weight_dtype)
+    peaks = instance.chip.peak_flops_per_core
+    if wanted == "fp8" and "fp8" not in peaks:
+        return "mxfp8" if "mxfp8" in peaks else "bf16"
+    return wanted
+
+
+def peak_flops_per_core(instance: InstanceSpec, weight_dtype: str) -> tuple[str, float]:
+    """(compute dtype, dense FLOP/s of one logical core or GPU); CalcError if not published."""
+    compute = matmul_dtype(instance, weight_dtype)
+    peak = instance.chip.peak_flops_per_core.get(compute)
+    if peak is None and compute in ("bf16", "fp16"):
+        other = "fp16" if compute == "bf16" else "bf16"
+        peak = instance.chip.peak_flops_per_core.get(other)
+    if peak is None or peak <= 0:
+        raise CalcError("instance", "peak_flops_missing", {"value": compute})
+    return compute, peak
+
+
+def headline_peak_flops_per_s(instance: InstanceSpec, weight_dtype: str) -> tuple[str, float]:
+    """(dtype, dense FLOP/s of the whole instance) from the chip headline (AWS / vendor figure):
+    the basis of the MFU presets and of $/PFLOP-hour."""
+    compute = dtypes.compute_dtype(weight_dtype)
+    headline = instance.chip.headline_dense_tflops
+    if compute == "fp8" and "fp8" not in headline:
+        compute = "bf16"
+    tflops = headline.get(compute)
+    if tflops is None and compute in ("bf16", "fp16"):
+        tflops = headline.get("fp16" if compute == "bf16" else "bf16")
+    if tflops is None or tflops <= 0:
+        raise CalcError("instance", "peak_flops_missing", {"value": compute})
+    return compute, tflops * FLOPS_PER_TFLOP * instance.chip_count
+
+
+def training_flops(model: ModelSpec, tokens: int, seq_len: int) -> int:
+    return (
+        TRAINING_FLOPS_PER_PARAM_TOKEN * model.active_params * tokens
+        + ATTENTION_FLOPS_PER_LAYER_WIDTH_TOKEN * model.layers * model.hidden * seq_len * tokens
+    )
+
+
+def default_mfu(instance: InstanceSpec) -> tuple[float, str]:
+    """(MFU, assumption id) preset for the accelerator kind, from data/assumptions.toml."""
+    assumption_id = f"mfu_training_{instance.kind}_default"
+    return data.assumption_value(assumption_id), assumption_id
+
+
+@dataclass(frozen=True, slots=True)
+class TrainResult:
+    model: str
+    instance: str
+    count: int
+    tokens: int
+    seq_len: int
+    dtype: str
+    total_flops: int
+    peak_flops_per_s: float
+    mfu: float
+    mfu_source: str
+    time_s: float
+    time_h: float
+    tokens_per_s: float
+    instance_hours: float
+    usd_per_hour: float | None
+    cost_usd: float | None
+    price_missing_reason: str | None
+    derivation: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def train(
+    model: ModelSpec,
+    instance: InstanceSpec,
+    *,
+    count: int,
+    tokens: int,
+    seq_len: int,
+    dtype: str,
+    mfu: float | None,
+    usd_per_hour: float | None,
+    price_missing_reason: str | None,
+) -> TrainResult:
+    steps = Derivation()
+    total = steps.add(
+        "total_flops",
+        "6 · N_active · D + 12 · L · h · s · D",
+        training_flops(model, tokens, seq_len),
+        "FLOP",
+    )
+    compute, headline = headline_peak_flops_per_s(instance, dtype)
+    peak_instance = steps.add(
+        "peak_flops_per_s", f"{compute} dense headline TFLOPS per chip × chips", headline, "FLOP/s"
+    )
+    if mfu is None:
+        mfu, mfu_source = default_mfu(instance)
+    else:
+        mfu_source = "input"
+    steps.add("mfu", f"MFU ({mfu_source})", mfu, "")
+    time_s = steps.add(
+        "time_s", "total / (count × peak × MFU)", total / (count * peak_instance * mfu), "s"
+    )
+    tokens_per_s = steps.add("tokens_per_s", "D / time", tokens / time_s, "tokens/s")
+    instance_hours = steps.add(
+        "instance_hours", "count × time / 3600", count * time_s / SECONDS_PER_HOUR, "h"
+    )
+    cost = None if usd_per_hour is None else usd_per_hour * instance_hours
+    steps.add("cost_usd", "instance-hours × $/hour", cost, "USD")
+    return TrainResult(
+        model=model.id,
+        instance=instance.id,
+        count=count,
+        tokens=tokens,
+        seq_len=seq_len,
+        dtype=dtype,
+        total_flops=total,
+        peak_flops_per_s=peak_instance,
+        mfu=mfu,
+        mfu_source=mfu_source,
+        time_s=time_s,
+        time_h=time_s / SECONDS_PER_HOUR,
+        tokens_per_s=tokens_per_s,
+        instance_hours=instance_hours,
+        usd_per_hour=usd_per_hour,
+        cost_usd=cost,
+        price_missing_reason=price_missing_reason,
+        derivation=steps.as_list(),
+    )
