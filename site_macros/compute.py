@@ -24,3 +24,10 @@ def run(kind: str, **params: Any) -> dict[str, Any]:
 def price(instance: str, region: str = "us-east-1", kind: str = "on-demand") -> dict[str, Any]:
     """Normalised price figures for one instance, region and price kind."""
     return run("price", instance=instance, region=region, price_kind=kind)
+
+
+def calibration_report() -> list[dict[str, Any]]:
+    """calc's estimate vs measurement (and relative error) for each calibration/validation row."""
+    import calc.calibration
+
+    return calc.calibration.report()

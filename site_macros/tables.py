@@ -7,7 +7,7 @@ from typing import Any
 
 from babel.numbers import format_compact_decimal
 
-from . import compute, data, markdown, page, values
+from . import compute, data, formatting, markdown, page, values
 
 PRICE_REGION = "us-east-1"
 FAMILY_ORDER = ("inf1", "inf2", "trn1", "trn1n", "trn2", "trn2u", "trn2-ultraserver",
@@ -92,8 +92,12 @@ CHIP_COLUMNS = (
 def chips_table(env: Any) -> str:
     lang = page.lang(env)
     headers = _headers(["chip"] + [c.header for c in CHIP_COLUMNS] + ["sources"], lang)
-    rows = [[chip["name"], *_cells(chip, CHIP_COLUMNS, lang), source_links(env, chip["sources"])]
-            for chip in data.records("chips")]
+    rows = []
+    for chip in data.records("chips"):
+        cells = _cells(chip, CHIP_COLUMNS, lang)
+        if chip.get("core"):  # the core's name, not its id
+            cells[1] = str(data.by_id("cores", chip["core"])["name"])
+        rows.append([chip["name"], *cells, source_links(env, chip["sources"])])
     return markdown.table(headers, rows)
 
 
@@ -220,6 +224,32 @@ def measurements_table(env: Any, use: str | None = None) -> str:
     return markdown.table(headers, rows)
 
 
+def _error_cell(value: float | None, lang: str) -> str:
+    if value is None:
+        return data.labels(lang)["text"]["not_applicable"]
+    return f'<span data-value="{value}">{formatting.percent(value, lang, 1)}</span>'
+
+
+def calibration_table(env: Any) -> str:
+    """Estimate vs published measurement for every calibration/validation row (calc.calibration)."""
+    lang = page.lang(env)
+    headers = _headers(["model", "instance", "tp", "batch", "input_len", "output_len", "use",
+                        "ttft_measured", "ttft_estimated", "ttft_error",
+                        "tpot_measured", "tpot_estimated", "tpot_error"], lang)
+    rows = []
+    for row in compute.calibration_report():
+        figures = []
+        for name in ("ttft_s", "tpot_s"):
+            figures += [values.computed_cell(row.get(f"{name}_measured"), name, lang),
+                        values.computed_cell(row.get(f"{name}_estimated"), name, lang),
+                        _error_cell(row.get(f"{name}_error"), lang)]
+        rows.append([_model_name(row["model"]), f"`{row['instance']}`",
+                     *(values.display(row[k], k, lang) for k in ("tp", "batch", "input_len",
+                                                                "output_len")),
+                     _label(lang, "use", row["use"]), *figures])
+    return markdown.table(headers, rows)
+
+
 def _compact(value: int, lang: str) -> str:
     text = format_compact_decimal(value, format_type="short", locale=lang, fraction_digits=2)
     return f'<span data-field="params" data-value="{value}">{text}</span>'
@@ -296,6 +326,7 @@ def register(env: Any) -> None:
     env.macro(lambda: neuron_vs_gpu_table(env), "neuron_vs_gpu_table")
     env.macro(lambda: prices_table(env), "prices_table")
     env.macro(lambda use=None: measurements_table(env, use), "measurements_table")
+    env.macro(lambda: calibration_table(env), "calibration_table")
     env.macro(lambda: models_table(env), "models_table")
     env.macro(lambda: glossary_table(env), "glossary_table")
     env.macro(lambda: sources_table(env), "sources_table")

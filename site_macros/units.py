@@ -10,6 +10,7 @@ SUFFIX_UNITS: tuple[tuple[str, str], ...] = (
     ("_gib_per_s", "gib_per_s"),
     ("_gb_per_s", "gb_per_s"),
     ("_tb_per_s", "tb_per_s"),
+    ("_tokens_per_s", "tokens_per_s"),
     ("_gbps", "gbit_per_s"),
     ("_gib", "gib"),
     ("_mib", "mib"),

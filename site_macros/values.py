@@ -49,7 +49,11 @@ def not_published(reason: str, lang: str) -> str:
 def cell(record: data.Record, field: str, lang: str) -> str:
     value = data.field(record, field)
     if value is None:
-        return not_published(data.missing_reason(record, field), lang)
+        reason = data.missing_reason(record, field)
+        head, dot, _ = field.partition(".")
+        if not reason and dot and isinstance(record.get(head), dict):
+            return str(data.labels(lang)["text"]["not_applicable"])  # dtype not in the table
+        return not_published(reason, lang)
     text = html.escape(display(value, field, lang))
     if isinstance(value, int | float) and not isinstance(value, bool):
         return f'<span data-field="{field}" data-value="{value}">{text}</span>'
@@ -59,6 +63,8 @@ def cell(record: data.Record, field: str, lang: str) -> str:
 # A computed value (from calc) as a cell, with the same data attributes
 def computed_cell(value: float | int | None, field: str, lang: str, reason: str = "") -> str:
     if value is None:
+        if not reason:
+            return str(data.labels(lang)["text"]["not_applicable"])
         return not_published(reason, lang)
     text = html.escape(with_unit(value, field, lang))
     return f'<span data-field="{field}" data-value="{value}">{text}</span>'
