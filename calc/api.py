@@ -279,7 +279,7 @@ def run(request: Any) -> dict[str, Any]:
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            raise CalcError("params", "bad_request")
+            raise CalcError("request", "bad_request")
         result = HANDLERS[kind_text](params)
         return {"schema_version": SCHEMA_VERSION, "ok": True, "kind": kind_text, "result": result}
     except CalcError as error:
