@@ -1,0 +1,61 @@
+"""Per-language sitemaps, absolute hreflang alternates, and a meta description on every page."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from urllib.parse import urlsplit
+
+import pytest
+from site_html import LANGS, html_pages, lang_of, parse
+
+pytestmark = pytest.mark.site
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sitemap_in_each_language(built_site, lang):
+    folder = built_site.site_dir / ("" if lang == "en" else lang)
+    tree = ET.parse(folder / "sitemap.xml")
+    locs = [loc.text or "" for loc in tree.getroot().iter(f"{SITEMAP_NS}loc")]
+    assert len(locs) >= 25
+    prefix = built_site.base_url + ("" if lang == "en" else f"{lang}/")
+    assert all(loc.startswith(prefix) for loc in locs)
+    for loc in locs:  # every URL in the sitemap is a built page
+        relative = loc[len(built_site.base_url):]
+        assert (built_site.site_dir / relative / "index.html").is_file(), loc
+
+
+def test_hreflang_links_are_absolute_and_resolve(built_site):
+    site_dir, base_url = built_site.site_dir, built_site.base_url
+    bad = []
+    for path in html_pages(site_dir):
+        if path.name == "404.html":
+            continue
+        alternates = dict(parse(path).alternates)
+        if set(alternates) != {*LANGS, "x-default"}:
+            bad.append(f"{path.relative_to(site_dir)}: hreflang {sorted(alternates)}")
+            continue
+        for lang, href in alternates.items():
+            parts = urlsplit(href)
+            if parts.scheme not in ("http", "https") or not href.startswith(base_url):
+                bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} is not absolute")
+            elif not (site_dir / href[len(base_url):] / "index.html").is_file():
+                bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} does not exist")
+        own = alternates[lang_of(site_dir, path)]
+        if own != base_url + path.parent.relative_to(site_dir).as_posix().strip(".") + (
+                "/" if path.parent != site_dir else ""):
+            bad.append(f"{path.relative_to(site_dir)}: own alternate {own} is not this page")
+    assert bad == []
+
+
+def test_every_page_has_its_own_meta_description(built_site):
+    site_dir = built_site.site_dir
+    missing = []
+    for path in html_pages(site_dir):
+        if path.name == "404.html":
+            continue
+        description = parse(path).meta_description
+        if not description or len(description) < 20:
+            missing.append(str(path.relative_to(site_dir)))
+    assert missing == []
