@@ -305,7 +305,7 @@ def format_value(value: Any, unit: str, lang: str, strings: dict[str, Any]) -> s
             return f"{formatting.number(value / 86400, lang, decimals=1)} d"
         return f"{formatting.number(value, lang, decimals=2)} s"
     if unit == "usd":
-        return formatting.usd(value, lang, decimals=2 if abs(value) >= 0.01 else 4)
+        return formatting.usd(value, lang, decimals=2 if abs(value) >= 1 or value == 0 else 4)
     if unit == "per_s":
         return f"{formatting.number(value, lang, decimals=1)} /s"
     if unit == "flops":

@@ -23,7 +23,7 @@ export function formatValue(value, unit, locale, strings) {
       if (Math.abs(value) >= 86400) return `${num(value / 86400, locale, 1)} d`;
       return `${num(value, locale, 2)} s`;
     case "usd": {
-      const digits = Math.abs(value) >= 0.01 || value === 0 ? 2 : 4;
+      const digits = Math.abs(value) >= 1 || value === 0 ? 2 : 4;
       return new Intl.NumberFormat(locale, {
         style: "currency",
         currency: "USD",
@@ -47,12 +47,15 @@ export function formatValue(value, unit, locale, strings) {
   }
 }
 
-// An error template ("{field} must be ...") filled with params; {field} is the localized label.
-export function formatError(template, params, fieldLabel) {
+// An error template ("{field} must be ...") filled with params; {field} is the localized label,
+// numbers are written in the page locale.
+export function formatError(template, params, fieldLabel, locale) {
   const values = { ...(params || {}), field: fieldLabel };
+  const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 });
+  const show = (value) => (typeof value === "number" ? numberFormat.format(value) : String(value));
   return String(template).replace(/\{(\w+)\}/g, (match, key) => {
     if (!(key in values)) return match;
     const value = values[key];
-    return Array.isArray(value) ? value.join(", ") : String(value);
+    return Array.isArray(value) ? value.map(show).join(", ") : show(value);
   });
 }

@@ -206,7 +206,7 @@ class CalculatorWidget {
   showError(error) {
     const template = this.config.errors[error.key] || error.message;
     const label = this.config.fieldLabels[error.field] || error.field;
-    const message = formatError(template, error.params, label);
+    const message = formatError(template, error.params, label, this.config.lang);
     const control = this.controls.get(error.field);
     const field = control && control.closest("[data-input]");
     if (control && field && !field.hidden) {
