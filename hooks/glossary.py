@@ -1,4 +1,4 @@
-"""MkDocs hook: append the glossary as `*[ABBR]: text` lines in the page language (abbr tooltips)."""
+"""MkDocs hook: append the glossary as `*[ABBR]: text` lines in the page language (tooltips)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Derived figures come from calc through its JSON api (ARCHITECTURE.md §2), never from the macros."""
+"""Derived figures come from calc through its JSON api (ARCHITECTURE.md §2), not from macros."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Read-only access to the project data through calc (ARCHITECTURE.md §2), indexed for the macros."""
+"""Read-only access to the project data through calc (ARCHITECTURE.md §2), indexed by id."""
 
 from __future__ import annotations
 

@@ -49,15 +49,15 @@ def usd(value: float | int, lang: str, decimals: int = 2) -> str:
     """US dollars in the locale's currency pattern with exactly `decimals` fraction digits."""
     pattern = parse_pattern(Locale.parse(lang).currency_formats["standard"].pattern)
     pattern.frac_prec = (decimals, decimals)
-    return pattern.apply(Decimal(str(value)), Locale.parse(lang), currency="USD",
-                         currency_digits=False)
+    return str(pattern.apply(Decimal(str(value)), Locale.parse(lang), currency="USD",
+                             currency_digits=False))
 
 
 def percent(fraction: float, lang: str, decimals: int = 1) -> str:
     """A fraction (0.123) as a percentage in the locale ("12.3%", "12,3 %")."""
     pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
     pattern.frac_prec = (decimals, decimals)
-    return pattern.apply(Decimal(str(fraction)), Locale.parse(lang))
+    return str(pattern.apply(Decimal(str(fraction)), Locale.parse(lang)))
 
 
 def date(value: datetime.date | str, lang: str) -> str:

@@ -16,7 +16,7 @@ def lang(env: Any) -> str:
 
 
 def link_to(env: Any, target_src: str) -> str:
-    """A relative Markdown link from the current page to `target_src` (e.g. reference/sources.md)."""
+    """A relative link from the current page to `target_src` (e.g. reference/sources.md)."""
     page = getattr(env, "page", None)
     src = str(getattr(getattr(page, "file", None), "src_uri", "index.md")) if page else "index.md"
     first, _, rest = src.partition("/")

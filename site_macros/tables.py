@@ -1,4 +1,4 @@
-"""Reference tables generated from data (ARCHITECTURE.md §3). Every figure comes from data or calc."""
+"""Reference tables generated from data (ARCHITECTURE.md §3); every figure from data or calc."""
 
 from __future__ import annotations
 
@@ -191,7 +191,8 @@ def prices_table(env: Any) -> str:
         figures = _normalised(env, rec["instance"], rec["region"], rec.get("kind", "on-demand"))
         rows.append([f"`{rec['instance']}`", rec["region"],
                      _label(lang, "price_kind", rec.get("kind", "on-demand")), *figures,
-                     values.display(rec["as_of"], "as_of", lang), source_links(env, rec["sources"])])
+                     values.display(rec["as_of"], "as_of", lang),
+                     source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 
 

@@ -42,7 +42,8 @@ def not_published(reason: str, lang: str) -> str:
     label = data.labels(lang)["text"]["not_published"]
     if not reason:
         return f'<span class="nfg-missing">{label}</span>'
-    return f'<span class="nfg-missing" title="{html.escape(reason)}">{label}</span> ({html.escape(reason)})'
+    escaped = html.escape(reason)
+    return f'<span class="nfg-missing" title="{escaped}">{label}</span> ({escaped})'
 
 
 # A table cell for record[field]: formatted text wrapped with data-field/data-value for tests

@@ -115,7 +115,8 @@ def parse(path: Path) -> Page:
 
 def html_pages(site_dir: Path) -> list[Path]:
     """Every HTML page of the site except the runtime assets."""
-    return sorted(p for p in site_dir.rglob("*.html") if "assets" not in p.relative_to(site_dir).parts)
+    return sorted(p for p in site_dir.rglob("*.html")
+                  if "assets" not in p.relative_to(site_dir).parts)
 
 
 def lang_of(site_dir: Path, page: Path) -> str:

@@ -1,4 +1,4 @@
-"""Every EN page has a JA and an ES page with the same heading ids, tables, code blocks and links."""
+"""Every EN page has JA and ES pages with the same heading ids, tables, code blocks and links."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def _pairs(site_dir):
 
 
 def test_there_are_pages(built_site):
-    assert len(en_pages(built_site.site_dir)) >= 25
+    assert len(en_pages(built_site.site_dir)) >= 22  # the page tree in mkdocs.yml nav
 
 
 def test_every_page_is_translated(built_site):
@@ -35,7 +35,8 @@ def test_same_structure(built_site, aspect):
         if aspect == "content_links":
             en_value, other_value = len(en_value), len(other_value)
         if en_value != other_value:
-            differences.append(f"{en.relative_to(site_dir)} {lang}: {en_value!r} != {other_value!r}")
+            where = f"{en.relative_to(site_dir)} {lang}"
+            differences.append(f"{where}: {en_value!r} != {other_value!r}")
     assert differences == []
 
 
