@@ -1,19 +1,22 @@
 """Read data/*.toml (tomllib) lazily and turn records into specs; every loader is cached.
 
-Location: ``importlib.resources.files("calc") / "data"`` inside the wheel, else <repo>/data.
+Location: ``importlib.resources.files("calc") / "data"`` inside the wheel (found by path when the
+package is a plain directory, as in site-packages and Pyodide), else <repo>/data.
 Only the files a request needs are parsed (cold start of the CLI matters).
 """
 
+import os
+import re
 import tomllib
 from functools import cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import CalcError
 from .specs import ChipSpec, InstanceSpec, ModelSpec, PriceSpec
 from .units import FLOPS_PER_TFLOP, rate_bytes_per_s, size_bytes
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 Record = dict[str, Any]
 
@@ -33,35 +36,61 @@ RECORD_NAMES = (*_TABLES, "sources")
 
 
 @cache
-def data_dir() -> Traversable:
-    packaged = files("calc") / "data"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent / "data"
+def _data_root() -> str | None:
+    """<package>/data (the wheel: files("calc")/"data" of a regular package) or <repo>/data.
+    os.path, not pathlib/importlib.resources: those imports cost ~40 ms of CLI cold start."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "data"), os.path.join(os.path.dirname(here), "data")):
+        if os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def _resource(relative_path: str) -> "Traversable":
+    from importlib.resources import files  # zip imports and other loaders only
+
+    node = files("calc") / "data"
+    for part in relative_path.split("/"):
+        node = node / part
+    return node
+
+
+def _read_bytes(relative_path: str) -> bytes | None:
+    root = _data_root()
+    if root is None:
+        node = _resource(relative_path)
+        return node.read_bytes() if node.is_file() else None
+    path = os.path.join(root, *relative_path.split("/"))
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _source_files() -> list[str]:
+    root = _data_root()
+    if root is None:
+        folder = _resource("sources")
+        names = [entry.name for entry in folder.iterdir()] if folder.is_dir() else []
+    else:
+        folder_path = os.path.join(root, "sources")
+        names = os.listdir(folder_path) if os.path.isdir(folder_path) else []
+    return sorted(name for name in names if name.endswith(".toml"))
 
 
 @cache
 def _toml(relative_path: str) -> dict[str, Any]:
-    node = data_dir()
-    for part in relative_path.split("/"):
-        node = node / part
-    if not node.is_file():
-        return {}
-    with node.open("rb") as handle:
-        return tomllib.load(handle)
+    raw = _read_bytes(relative_path)
+    return {} if raw is None else tomllib.loads(raw.decode("utf-8"))
 
 
 @cache
 def records(name: str) -> list[Record]:
     """Plain dicts as in the TOML (dates as datetime.date). name: see RECORD_NAMES."""
     if name == "sources":
-        folder = data_dir() / "sources"
-        if not folder.is_dir():
-            return []
         found: list[Record] = []
-        for entry in sorted(folder.iterdir(), key=lambda item: item.name):
-            if entry.name.endswith(".toml"):
-                found.extend(_toml(f"sources/{entry.name}").get("source", []))
+        for file_name in _source_files():
+            found.extend(_toml(f"sources/{file_name}").get("source", []))
         return found
     if name not in _TABLES:
         raise KeyError(f"unknown record set {name!r}; known: {', '.join(RECORD_NAMES)}")
@@ -83,6 +112,40 @@ def _by_id(name: str) -> dict[str, Record]:
 
 def record(name: str, record_id: str) -> Record | None:
     return _by_id(name).get(record_id)
+
+
+@cache
+def _text(file_name: str) -> str:
+    raw = _read_bytes(file_name)
+    return "" if raw is None else raw.decode("utf-8")
+
+
+_HEADER = re.compile(r"^\[\[([A-Za-z_]+)\]\][ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+@cache
+def _single(name: str, record_id: str) -> Record | None:
+    """One record, parsing only its own [[table]] block (cold start); falls back to the whole
+    file when the block cannot be found or parsed on its own. A test checks both agree."""
+    file_name, table = _TABLES[name]
+    text = _text(file_name)
+    headers = list(_HEADER.finditer(text))
+    wanted = f'id = "{record_id}"'
+    for index, header in enumerate(headers):
+        if header.group(1) != table:
+            continue
+        end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
+        block = text[header.start():end]
+        if wanted not in block:
+            continue
+        try:
+            parsed = tomllib.loads(block).get(table, [])
+        except tomllib.TOMLDecodeError:
+            break
+        if len(parsed) == 1 and parsed[0].get("id") == record_id:
+            return dict(parsed[0])
+        break
+    return record(name, record_id)
 
 
 # ---------------------------------------------------------------- assumptions
@@ -111,7 +174,7 @@ def model_ids() -> list[str]:
 
 @cache
 def model(model_id: str) -> ModelSpec:
-    raw = record("models", model_id)
+    raw = _single("models", model_id)
     if raw is None:
         raise CalcError("model", "unknown_model", {"value": model_id, "allowed": model_ids()})
     heads = int(raw["heads"])
@@ -157,7 +220,7 @@ def _tflops_table(raw: Any) -> dict[str, float]:
 
 @cache
 def chip(chip_id: str) -> ChipSpec:
-    raw = record("chips", chip_id)
+    raw = _single("chips", chip_id)
     if raw is None:
         raise LookupError(f"data/chips.toml has no chip {chip_id!r}")
     kind = str(raw.get("kind", "neuron"))
@@ -174,7 +237,7 @@ def chip(chip_id: str) -> ChipSpec:
         if overhead_physical is None:
             overhead_physical = round(assumption_value("neuron_runtime_overhead_per_core_bytes"))
         overhead = overhead_physical * lnc
-        core_raw = record("cores", str(raw.get("core", "")))
+        core_raw = _single("cores", str(raw.get("core", "")))
         per_physical = _tflops_table(core_raw.get("tensor_dense_tflops") if core_raw else None)
         if not per_physical:  # fall back to the chip headline split over its cores
             per_physical = {k: v / cores_per_chip for k, v in headline.items()}
@@ -204,7 +267,7 @@ def instance_ids() -> list[str]:
 
 @cache
 def instance(instance_id: str) -> InstanceSpec:
-    raw = record("instances", instance_id)
+    raw = _single("instances", instance_id)
     if raw is None:
         raise CalcError(
             "instance", "unknown_instance", {"value": instance_id, "allowed": instance_ids()}

@@ -1,0 +1,82 @@
+"""Benchmark the calc engine: CLI cold start and warm calc.api.run latency.
+
+    python bench/bench_calc.py [--runs 15] [--calls 2000]
+
+Cold start: wall time of `python -m calc memory ...` as a subprocess (new interpreter, no
+caches), median of --runs runs. Warm: median and p95 of --calls calc.api.run memory requests in
+this process after one warm-up call. Goals (issue 2): cold <= 150 ms, warm median <= 1 ms.
+"""
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+COMMAND = [
+    sys.executable, "-m", "calc", "memory", "--model", "llama-3.1-8b", "--instance",
+    "inf2.48xlarge", "--dtype", "bf16", "--batch", "4", "--seq-len", "4096", "--json",
+]
+REQUEST = {
+    "schema_version": 1,
+    "kind": "memory",
+    "params": {"model": "llama-3.1-8b", "instance": "inf2.48xlarge", "dtype": "bf16",
+               "batch": 4, "seq_len": 4096},
+}
+
+
+def cold_start_s(runs: int) -> tuple[list[float], list[float]]:
+    """(wall seconds, CPU seconds user+sys of the child) per run."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(COMMAND, cwd=ROOT, check=True, capture_output=True)
+        wall.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def warm_call_s(calls: int) -> list[float]:
+    from calc import api
+
+    api.run(REQUEST)
+    times = []
+    for index in range(calls):
+        request = {**REQUEST, "params": {**REQUEST["params"], "batch": 1 + index % 64}}
+        start = time.perf_counter()
+        response = api.run(request)
+        times.append(time.perf_counter() - start)
+        assert response["ok"], response
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="calc cold start and warm call latency")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--calls", type=int, default=2000)
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    cold, cold_cpu = cold_start_s(args.runs)
+    warm = warm_call_s(args.calls)
+    warm_sorted = sorted(warm)
+    print(f"load average (1 min) at start: {load:.2f} on {os.cpu_count()} CPUs")
+    print(f"cold start `python -m calc memory` ({args.runs} runs): "
+          f"median {statistics.median(cold) * 1e3:.1f} ms, min {min(cold) * 1e3:.1f} ms, "
+          f"max {max(cold) * 1e3:.1f} ms wall (goal <= 150 ms); "
+          f"CPU user+sys median {statistics.median(cold_cpu) * 1e3:.1f} ms")
+    print(f"warm calc.api.run memory ({args.calls} calls): "
+          f"median {statistics.median(warm) * 1e3:.3f} ms, "
+          f"p95 {warm_sorted[int(0.95 * len(warm_sorted))] * 1e3:.3f} ms (goal median <= 1 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

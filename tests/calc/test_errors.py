@@ -1,0 +1,70 @@
+"""Every bad input becomes CalcError(field, key, params); api.run turns it into ok=false."""
+
+import pytest
+from calc_helpers import error
+
+from calc import api, inputs
+from calc.errors import _ENGLISH, CalcError
+
+BASE = dict(model="llama-3.1-8b", instance="inf2.48xlarge", seq_len=128)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "key"),
+    [
+        ({"batch": "abc"}, "batch", "must_be_number"),
+        ({"batch": 0}, "batch", "must_be_positive_int"),
+        ({"batch": -3}, "batch", "must_be_positive_int"),
+        ({"batch": 1.5}, "batch", "must_be_positive_int"),
+        ({"batch": True}, "batch", "must_be_number"),
+        ({"batch": float("nan")}, "batch", "must_be_finite"),
+        ({"batch": float("inf")}, "batch", "must_be_finite"),
+        ({"batch": 10**30}, "batch", "out_of_range"),
+        ({"seq_len": None}, "seq_len", "missing_field"),
+        ({"model": "gpt-7"}, "model", "unknown_model"),
+        ({"instance": "inf9.huge"}, "instance", "unknown_instance"),
+        ({"dtype": "fp12"}, "dtype", "unknown_choice"),
+        ({"tp": 3}, "tp", "tp_not_allowed"),
+        ({"tp": 48}, "tp", "tp_not_allowed"),
+        ({"tp": 24}, "tp", "heads_not_divisible"),
+        ({"bogus": 1}, "bogus", "unknown_field"),
+        ({"layers": 32}, "layers", "unknown_field"),
+    ],
+)
+def test_memory_input_errors(overrides: dict[str, object], field: str, key: str) -> None:
+    params = {**BASE, **overrides}
+    if params.get("seq_len") is None:
+        params.pop("seq_len")
+    failure = error("memory", **params)
+    assert (failure["field"], failure["key"]) == (field, key)
+    assert failure["message"] and "\n" not in failure["message"]
+
+
+def test_architecture_errors() -> None:
+    arch = dict(instance="inf2.48xlarge", seq_len=128, layers=2, hidden=100, heads=3)
+    assert error("memory", **arch)["key"] == "hidden_not_divisible"
+    assert error("memory", **{**arch, "hidden": 96, "kv_heads": 2})["key"] == (
+        "kv_heads_not_divisible"
+    )
+    assert error("memory", instance="inf2.48xlarge", seq_len=128)["key"] == "model_required"
+
+
+def test_request_envelope_errors() -> None:
+    assert api.run([])["error"]["key"] == "bad_request"
+    assert api.run({"kind": "memory", "params": 5})["error"]["key"] == "bad_request"
+    assert api.run({"kind": "fly", "params": {}})["error"]["key"] == "unknown_kind"
+    assert api.run({"schema_version": 2, "kind": "memory"})["error"]["key"] == (
+        "bad_schema_version"
+    )
+
+
+def test_error_message_is_one_english_line_for_every_key() -> None:
+    for key in _ENGLISH:
+        message = str(CalcError("batch", key, {"value": 1, "min": 1, "max": 2, "allowed": [1]}))
+        assert message and "\n" not in message and "{" not in message
+
+
+def test_integer_parser_accepts_numeric_strings() -> None:
+    assert inputs.integer({"batch": " 16 "}, "batch") == 16
+    assert inputs.integer({"batch": 16.0}, "batch") == 16
+    assert inputs.number({"hours": "2.5"}, "hours", maximum=10) == 2.5

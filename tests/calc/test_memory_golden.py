@@ -1,0 +1,85 @@
+"""Golden memory-fit cases from the Neuron documentation (each cites its source)."""
+
+from calc_helpers import run
+
+from calc import data
+from calc.units import BYTES_PER_GB, BYTES_PER_GIB
+
+# Source: aws-neuron/aws-neuron-sdk
+# about-neuron/transformers/generative-llm-inference-with-neuron.rst (worked example):
+# OPT-66B, weights as 12·L·h² params in BF16, batch 16, sequence 2048:
+# 121.5 GiB weights + 72 GiB KV cache = 193.5 GiB -> 24 NeuronCores on Inf2 (TP 2, 4, 8, 12, 24).
+OPT_66B = dict(
+    params=12 * 64 * 9216**2, layers=64, hidden=9216, heads=72, kv_heads=72,
+    dtype="bf16", batch=16, seq_len=2048,
+)
+
+
+def test_opt_66b_weights_and_kv_are_exact() -> None:
+    assert OPT_66B["params"] == 65_229_815_808
+    result = run("memory", instance="inf2.48xlarge", **OPT_66B)
+    assert result["weights_bytes"] == 121.5 * BYTES_PER_GIB
+    assert result["kv_cache_bytes"] == 72 * BYTES_PER_GIB
+    assert result["weights_bytes"] + result["kv_cache_bytes"] == 193.5 * BYTES_PER_GIB
+    assert result["kv_rule"] == "replicate_to_tp_degree"
+
+
+def test_opt_66b_needs_24_neuroncores_on_inf2() -> None:
+    result = run("memory", instance="inf2.48xlarge", **OPT_66B)
+    assert result["min_tp_degree"] == 24
+    assert result["fits"] is True
+    assert result["tp_degree"] == 24
+
+
+def test_opt_66b_does_not_fit_inf2_24xlarge() -> None:
+    result = run("memory", instance="inf2.24xlarge", **OPT_66B)
+    assert result["cores_available"] == 12
+    assert result["fits"] is False
+    assert result["min_tp_degree"] is None
+    assert result["recommended_tp_degree"] is None
+
+
+# Source: aws-neuron/aws-neuron-sdk libraries/nxd-inference/developer_guides/feature-guide.rst
+# ("Examples"): Meta-Llama-3.1-8B at batch 1 in bfloat16 "requires about 16GB memory", so a
+# trn1.2xlarge with 32GB device memory is sufficient.
+def test_nxdi_llama_3_1_8b_about_16_gb_fits_trn1_2xlarge() -> None:
+    result = run("memory", model="llama-3.1-8b", instance="trn1.2xlarge", batch=1, seq_len=2048)
+    assert abs(result["weights_bytes"] + result["kv_cache_bytes"] - 16 * BYTES_PER_GB) < (
+        0.05 * 16 * BYTES_PER_GB
+    )
+    assert result["fits"] is True
+    assert result["min_tp_degree"] is not None and result["min_tp_degree"] <= 2
+
+
+# Same source: Meta-Llama-3.1-70B at batch 1 in bfloat16 "requires about 148GB memory" and runs
+# on 16 NeuronCores of one trn1.32xlarge (256GB).
+def test_nxdi_llama_3_1_70b_about_148_gb_fits_16_cores_of_trn1_32xlarge() -> None:
+    result = run(
+        "memory", model="llama-3.1-70b", instance="trn1.32xlarge", batch=1, seq_len=2048, tp=16
+    )
+    weights_and_kv = result["weights_bytes"] + result["kv_cache_bytes"]
+    assert abs(weights_and_kv - 148 * BYTES_PER_GB) < 0.05 * 148 * BYTES_PER_GB
+    assert result["fits"] is True
+    assert run("memory", model="llama-3.1-70b", instance="trn1.32xlarge", batch=1,
+               seq_len=2048)["min_tp_degree"] == 16
+
+
+# Source: neuron-runtime/explore/device-memory.rst: 96 MB micro-code per physical NeuronCore;
+# Trn2 runs LNC=2 by default (about-neuron/arch/neuron-features/logical-neuroncore-config.rst).
+def test_runtime_overhead_scales_with_physical_cores_per_logical_core() -> None:
+    inf2 = run("memory", model="llama-3.1-8b", instance="inf2.48xlarge", seq_len=128)
+    trn2 = run("memory", model="llama-3.1-8b", instance="trn2.48xlarge", seq_len=128)
+    assert inf2["overhead_per_core_bytes"] == 96 * 2**20
+    assert trn2["overhead_per_core_bytes"] == 2 * 96 * 2**20
+    assert inf2["capacity_per_core_bytes"] == 16 * BYTES_PER_GIB
+    assert trn2["capacity_per_core_bytes"] == 24 * BYTES_PER_GIB
+
+
+def test_gpu_instances_use_per_gpu_memory_and_gpu_overhead() -> None:
+    result = run("memory", model="llama-3.1-8b", instance="p5.48xlarge", seq_len=4096)
+    chip = data.chip("nvidia-h100-80gb")
+    assert result["capacity_per_core_bytes"] == chip.memory_bytes
+    assert result["overhead_per_core_bytes"] == round(
+        data.assumption_value("gpu_runtime_overhead_bytes")
+    )
+    assert result["cores_available"] == 8

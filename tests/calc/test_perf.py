@@ -1,0 +1,79 @@
+"""Speed model: roofline terms, bounds, TP collectives, MoE, dtypes and $/1M tokens."""
+
+import pytest
+from calc_helpers import error, run
+
+from calc import data, dtypes
+from calc.perf import Efficiency, decode_roofline, ring_hops
+
+
+def test_ring_all_reduce_hops() -> None:
+    assert ring_hops(1) == 0
+    assert ring_hops(24) == 46
+
+
+def test_decode_is_bandwidth_bound_at_batch_1_and_reports_fields() -> None:
+    result = run("perf", model="llama-3.1-8b", instance="inf2.48xlarge", dtype="bf16",
+                 batch=1, input_len=128, output_len=128, tp=8)
+    assert result["decode_bound"] == "bandwidth"
+    assert result["tp_degree"] == 8
+    assert result["replicas"] == 3
+    assert result["output_tokens_per_s"] == pytest.approx(
+        3 * result["output_tokens_per_s_per_replica"]
+    )
+    assert result["ttft_s"] > 0 and result["tpot_s"] > 0
+
+
+def test_usd_per_million_tokens_follows_price_and_throughput() -> None:
+    result = run("perf", model="llama-3.1-8b", instance="inf2.48xlarge", input_len=128,
+                 output_len=128, tp=8)
+    usd_per_hour = data.price("inf2.48xlarge", "us-east-1", "on-demand")
+    assert usd_per_hour is not None and usd_per_hour.usd_per_hour is not None
+    expected = usd_per_hour.usd_per_hour / (3600 * result["output_tokens_per_s"]) * 1e6
+    assert result["usd_per_million_output_tokens"] == pytest.approx(expected)
+
+
+def test_missing_price_gives_null_and_reason() -> None:
+    result = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", input_len=128,
+                 output_len=128)
+    assert result["usd_per_million_output_tokens"] is None
+    assert result["price_missing_reason"] == "not_published"
+
+
+def test_moe_speed_uses_active_params() -> None:
+    model = data.model("mixtral-8x7b")
+    instance = data.instance("trn1.32xlarge")
+    roofline = decode_roofline(model, instance, tp=8, dtype="bf16", kv_dtype="bf16", batch=1,
+                               context=1)
+    weights_per_core = dtypes.bytes_for(model.active_params, "bf16") / 8
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    assert bandwidth is not None
+    assert roofline.memory_s == pytest.approx(weights_per_core / bandwidth, rel=0.01)
+    assert model.active_params < model.params
+
+
+def test_int8_is_weight_only_and_fp8_uses_fp8_peak() -> None:
+    int8 = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", dtype="int8",
+               input_len=128, output_len=16, tp=4)
+    assert int8["compute_dtype"] == "bf16" and int8["kv_dtype"] == "bf16"
+    fp8 = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", dtype="fp8",
+              input_len=128, output_len=16, tp=4)
+    assert fp8["compute_dtype"] == "fp8"
+    a100 = run("perf", model="llama-3.1-8b", instance="p4d.24xlarge", dtype="fp8",
+               input_len=128, output_len=16, tp=1)
+    assert a100["compute_dtype"] == "bf16"  # no fp8 on A100: computes in bf16
+    kv = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", dtype="int8",
+             kv_dtype="fp8", input_len=128, output_len=16, tp=4)
+    assert kv["kv_dtype"] == "fp8"
+
+
+def test_encoder_has_no_decode() -> None:
+    assert error("perf", model="bert-base", instance="inf2.xlarge", input_len=128,
+                 output_len=1)["key"] == "not_a_decoder"
+
+
+def test_efficiency_constants_come_from_data() -> None:
+    efficiency = Efficiency.from_data()
+    assert 0 < efficiency.decode_memory <= 1
+    assert 0 < efficiency.prefill_compute <= 1
+    assert efficiency.collective_hop_latency_s > 0

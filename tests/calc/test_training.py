@@ -1,0 +1,84 @@
+"""Training FLOPs/time and training memory (recipes, ZeRO, Korthikanti activations)."""
+
+import pytest
+from calc_helpers import error, run, synthetic_model
+
+from calc import data
+from calc.training_memory import activation_bytes_per_device, recipes
+
+
+def test_training_flops_convention() -> None:
+    # 6·N·D + 12·L·h·s·D (non-causal attention scores, forward + backward)
+    model = data.model("llama-3.1-8b")
+    result = run("train", model="llama-3.1-8b", instance="trn1.32xlarge", count=1,
+                 tokens=10**9, seq_len=4096)
+    expected = 6 * model.active_params * 10**9 + 12 * model.layers * model.hidden * 4096 * 10**9
+    assert result["total_flops"] == expected
+    assert result["time_s"] == pytest.approx(
+        expected / (result["peak_flops_per_s"] * result["mfu"])
+    )
+
+
+# Source: Neuron SDK 2.24 Trn1 training benchmark (data/measurements.toml
+# trn1-llama-3.1-70b-pretrain-32n-tp32-dp4-pp8-s8192): 65,044 tokens/s on 32 trn1.32xlarge.
+# The Neuron MFU preset was derived from this row, so the round trip must be within rounding.
+def test_neuron_mfu_preset_reproduces_its_source_measurement() -> None:
+    result = run("train", model="llama-3.1-70b", instance="trn1.32xlarge", count=32,
+                 tokens=10**10, seq_len=8192)
+    assert result["mfu_source"] == "mfu_training_neuron_default"
+    assert result["tokens_per_s"] == pytest.approx(65044.48, rel=0.02)
+
+
+def test_training_cost_uses_instance_hours() -> None:
+    result = run("train", model="llama-3.1-8b", instance="trn1.32xlarge", count=4,
+                 tokens=10**9, seq_len=2048, mfu=0.4)
+    assert result["mfu"] == 0.4
+    assert result["cost_usd"] == pytest.approx(21.50 * 4 * result["time_s"] / 3600)
+
+
+def test_recipes_carry_the_16_18_20_conventions_and_8bit_adam() -> None:
+    totals = {name: recipe.bytes_per_param for name, recipe in recipes().items()}
+    assert sorted(totals.values()) == [10, 16, 18, 20]
+
+
+def test_zero_stages_shard_the_right_states() -> None:
+    common = dict(model="llama-3.1-8b", instance="trn1.32xlarge", seq_len=2048, tp=8,
+                  recipe="eleutherai", dp=4)
+    stage = {z: run("train_memory", zero=z, **common) for z in (0, 1, 2, 3)}
+    assert stage[1]["optimizer_bytes"] * 4 == pytest.approx(stage[0]["optimizer_bytes"], rel=1e-6)
+    assert stage[1]["grads_bytes"] == stage[0]["grads_bytes"]
+    assert stage[2]["grads_bytes"] * 4 == pytest.approx(stage[0]["grads_bytes"], rel=1e-6)
+    assert stage[3]["weights_bytes"] * 4 == pytest.approx(stage[0]["weights_bytes"], rel=1e-6)
+    for result in stage.values():
+        parts = ("weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
+                 "activation_bytes", "overhead_bytes")
+        assert result["per_device_bytes"] == sum(result[p] for p in parts)
+
+
+# Source: Korthikanti et al. 2022 (arXiv 2205.05198), Table 2 per-layer activation memory:
+# none 34·sbh + 5·a·s²·b, selective 34·sbh, full 2·sbh (no TP); with TP t and SP: 34·sbh/t ...
+def test_korthikanti_activation_terms() -> None:
+    model = synthetic_model(layers=1, hidden=1024, heads=16)
+    s, b = 2048, 2
+    sbh = s * b * 1024
+    none = activation_bytes_per_device(model, micro_batch=b, seq_len=s, tp=1, pp=1, sp=False,
+                                       recompute="none")
+    assert none == round(34 * sbh + 5 * 16 * s * s * b)
+    selective = activation_bytes_per_device(model, micro_batch=b, seq_len=s, tp=1, pp=1,
+                                            sp=False, recompute="selective")
+    assert selective == 34 * sbh
+    full = activation_bytes_per_device(model, micro_batch=b, seq_len=s, tp=1, pp=1, sp=False,
+                                       recompute="full")
+    assert full == 2 * sbh
+    tp_sp = activation_bytes_per_device(model, micro_batch=b, seq_len=s, tp=8, pp=1, sp=True,
+                                        recompute="selective")
+    assert tp_sp == round(34 * sbh / 8)
+
+
+def test_training_memory_errors() -> None:
+    assert error("train_memory", model="llama-3.1-8b", instance="trn1.2xlarge", seq_len=128,
+                 tp=4)["key"] == "tp_exceeds_cores"
+    assert error("train_memory", model="llama-3.1-8b", instance="trn1.2xlarge", seq_len=128,
+                 recipe="sgd")["key"] == "unknown_choice"
+    assert error("train_memory", model="llama-3.1-8b", instance="trn1.2xlarge", seq_len=128,
+                 zero=4)["key"] == "out_of_range"
