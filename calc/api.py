@@ -5,6 +5,7 @@ from typing import Any
 
 from . import data, dtypes, inputs
 from .errors import CalcError
+from .specs import InstanceSpec
 
 SCHEMA_VERSION = 1
 DEFAULT_DTYPE = "bf16"
@@ -22,7 +23,7 @@ def _kv_dtype(params: Mapping[str, Any]) -> str | None:
     return inputs.choice(params, "kv_dtype", dtypes.KV_DTYPES)
 
 
-def _instance(params: Mapping[str, Any]) -> Any:
+def _instance(params: Mapping[str, Any]) -> InstanceSpec:
     return data.instance(inputs.text(params, "instance"))
 
 

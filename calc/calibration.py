@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import data, dtypes
-from .perf import Efficiency, decode_roofline, prefill_roofline
+from .perf import Efficiency, Roofline, decode_roofline, prefill_roofline
 from .specs import InstanceSpec, ModelSpec
 
 CALIBRATION = "calibration"
@@ -85,7 +85,7 @@ def cases(uses: tuple[str, ...] = (CALIBRATION, VALIDATION)) -> list[Case]:
     return found
 
 
-def _decode(case: Case) -> Any:
+def _decode(case: Case) -> Roofline:
     return decode_roofline(
         case.model, case.instance, tp=case.tp, dtype=case.dtype,
         kv_dtype=dtypes.default_kv_dtype(case.dtype), batch=case.batch,
@@ -93,7 +93,7 @@ def _decode(case: Case) -> Any:
     )
 
 
-def _prefill(case: Case) -> Any:
+def _prefill(case: Case) -> Roofline:
     return prefill_roofline(
         case.model, case.instance, tp=case.tp, dtype=case.dtype, batch=case.batch,
         input_len=case.input_len,

@@ -15,6 +15,7 @@ Formulas (B = bytes per element of the named dtype, t = TP degree):
 Recommended TP: the smallest allowed degree that leaves ≥ 10 % of the per-core capacity free.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -194,7 +195,7 @@ def valid_tp_degrees(model: ModelSpec, instance: InstanceSpec) -> list[int]:
     return [tp for tp in instance.tp_degrees if tp_is_valid(model, tp)]
 
 
-def _largest(fits_at: Any, start: int) -> int:
+def _largest(fits_at: Callable[[int], bool], start: int) -> int:
     """Largest n ≥ 0 with fits_at(n) for a monotone predicate, by doubling then bisection."""
     if not fits_at(1):
         return 0
