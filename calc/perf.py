@@ -5,7 +5,10 @@ For one model replica on t cores (per-core bandwidth BW, per-core peak P):
                t_comp = (2·N_active·b + 4·L·(heads·head_dim)·ctx·b) / (t · P · η_comp)
   prefill      t_mem  = active weight bytes / t / (BW · η_mem)
                t_comp = (2·N_active·b·s_in + 4·L·(heads·head_dim)·s_in²·b) / (t · P · η_comp)
-  collectives  t_coll = 2 all-reduces per layer × L × 2·(t − 1) ring hops × c_hop
+  collectives  t_coll = 2 all-reduces per layer × L × 2·ceil(log2 t) latency steps × c_hop
+               (decode all-reduces carry b·h values: latency-bound, log-depth algorithms; a ring
+               model, 2·(t − 1) steps, fits the TP24 calibration equally but over-predicts the
+               held-out TP32 and TP64 rows by up to 129 %)
   time = max(t_mem, t_comp) + t_coll (+ t_fixed for prefill: per-request latency the roofline
   does not explain, e.g. graph launch and sampling); the larger roofline term names the bound.
 TPOT is evaluated at the mean context ctx = s_in + s_out / 2.
@@ -31,7 +34,7 @@ ALL_REDUCES_PER_LAYER = 2
 class Efficiency:
     decode_memory: float             # achieved fraction of peak memory bandwidth
     prefill_compute: float           # achieved fraction of peak matmul FLOP/s
-    collective_hop_latency_s: float  # latency per ring hop of one all-reduce
+    collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
     prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
 
     @staticmethod
@@ -44,13 +47,14 @@ class Efficiency:
         )
 
 
-def ring_hops(tp: int) -> int:
-    """Latency steps of one ring all-reduce over t ranks (reduce-scatter + all-gather)."""
-    return 2 * (tp - 1)
+def allreduce_steps(tp: int) -> int:
+    """Latency steps of one small-message all-reduce over t ranks: 2·ceil(log2 t)
+    (recursive halving + doubling; decode all-reduces carry only b·h values)."""
+    return 2 * (tp - 1).bit_length()
 
 
 def collective_hops_per_step(model: ModelSpec, tp: int) -> int:
-    return ALL_REDUCES_PER_LAYER * model.layers * ring_hops(tp)
+    return ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +201,7 @@ def perf(
               prefill.compute_s / efficiency.prefill_compute, "s")
     steps.add("prefill_memory_s", "weights / t / (BW · η_mem)",
               prefill.memory_s / efficiency.decode_memory, "s")
-    steps.add("collective_s", "2 · L · 2(t − 1) · c_hop",
+    steps.add("collective_s", "2 · L · 2·ceil(log2 t) · c_hop",
               prefill.collective_hops * efficiency.collective_hop_latency_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")

@@ -4,12 +4,15 @@ import pytest
 from calc_helpers import error, run
 
 from calc import data, dtypes
-from calc.perf import Efficiency, decode_roofline, ring_hops
+from calc.perf import Efficiency, allreduce_steps, decode_roofline
 
 
-def test_ring_all_reduce_hops() -> None:
-    assert ring_hops(1) == 0
-    assert ring_hops(24) == 46
+def test_allreduce_latency_steps_are_log_depth() -> None:
+    assert allreduce_steps(1) == 0
+    assert allreduce_steps(2) == 2
+    assert allreduce_steps(24) == 10
+    assert allreduce_steps(32) == 10
+    assert allreduce_steps(64) == 12
 
 
 def test_decode_is_bandwidth_bound_at_batch_1_and_reports_fields() -> None:
