@@ -13,6 +13,8 @@ Formulas (B = bytes per element of the named dtype, t = TP degree):
   per_core_bytes    = each term / t (weights, activations rounded up; KV exact per core) + overhead
   fits              = per_core_bytes ≤ usable memory per core, and t is an allowed degree
 Recommended TP: the smallest allowed degree that leaves ≥ 10 % of the per-core capacity free.
+Allowed degrees that do not divide the heads are skipped (NxD Inference rule); the smallest such
+degree that would fit with padded heads (as transformers-neuronx runs them) is reported apart.
 """
 
 from collections.abc import Callable
@@ -30,6 +32,7 @@ ACTIVATION_WORKING_SET_TENSORS = 2
 REPLICATE_TO_TP_DEGREE = "replicate_to_tp_degree"
 CONVERT_TO_MHA = "convert_to_mha"
 NO_KV_CACHE = "no_kv_cache"
+PADDED_HEADS = "padded_heads"
 _SEARCH_LIMIT = 1 << 40
 
 
@@ -115,9 +118,20 @@ def footprint(
     batch: int,
     seq_len: int,
     tp: int,
+    pad_heads: bool = False,
 ) -> Footprint:
-    rule, kv_heads_eff = kv_layout(model, tp)
+    """Memory at one TP degree. pad_heads: allow heads % t != 0 by padding the query heads up to
+    a multiple of t (transformers-neuronx does this; NxD Inference requires divisibility)."""
     weights = weights_bytes(model, dtype)
+    if pad_heads and model.heads % tp != 0:
+        padded_heads = -(-model.heads // tp) * tp
+        rule, kv_heads_eff = PADDED_HEADS, kv_heads_effective_padded(model, tp)
+        # zero query and output projection rows for the padding heads
+        padding = padded_heads - model.heads
+        extra_params = model.layers * 2 * model.hidden * model.head_dim * padding
+        weights += dtypes.bytes_for(extra_params, dtype)
+    else:
+        rule, kv_heads_eff = kv_layout(model, tp)
     per_head = kv_elements_per_head(model, batch, seq_len)
     kv_total = dtypes.bytes_for(per_head * kv_heads_eff, kv_dtype)
     kv_per_core = dtypes.bytes_for(per_head * (kv_heads_eff // tp), kv_dtype)
@@ -167,6 +181,7 @@ class MemoryResult:
     tp_given: bool
     tp_degrees_allowed: list[int]
     min_tp_degree: int | None
+    min_tp_degree_with_head_padding: int | None
     recommended_tp_degree: int | None
     recommended_headroom_fraction: float
     fits: bool
@@ -244,6 +259,16 @@ def fit(
     limit_recommended = int(capacity * (1 - RECOMMENDED_HEADROOM_FRACTION))
     min_tp = next((d for d in valid if at(d).per_core_bytes <= capacity), None)
     recommended = next((d for d in valid if at(d).per_core_bytes <= limit_recommended), min_tp)
+    padded_candidates = [d for d in allowed if d not in valid and (min_tp is None or d < min_tp)]
+    min_tp_padded = next(
+        (
+            d
+            for d in padded_candidates
+            if footprint(model, chip, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
+                         seq_len=seq_len, tp=d, pad_heads=True).per_core_bytes <= capacity
+        ),
+        None,
+    )
     chosen = tp if tp is not None else (recommended if recommended is not None else valid[-1])
     used = at(chosen)
     fits = used.per_core_bytes <= capacity
@@ -285,6 +310,12 @@ def fit(
     steps.add("headroom_per_core_bytes", "capacity − per core", headroom, "B")
     steps.add("fits", "per core ≤ capacity", fits)
     steps.add("min_tp_degree", "smallest allowed t that fits", min_tp, "cores")
+    steps.add(
+        "min_tp_degree_with_head_padding",
+        "smaller allowed t that fits only with query heads padded to a multiple of t",
+        min_tp_padded,
+        "cores",
+    )
     steps.add(
         "recommended_tp_degree",
         f"smallest allowed t with ≥ {RECOMMENDED_HEADROOM_FRACTION:.0%} headroom",
@@ -336,6 +367,7 @@ def fit(
         tp_given=tp is not None,
         tp_degrees_allowed=allowed,
         min_tp_degree=min_tp,
+        min_tp_degree_with_head_padding=min_tp_padded,
         recommended_tp_degree=recommended,
         recommended_headroom_fraction=RECOMMENDED_HEADROOM_FRACTION,
         fits=fits,

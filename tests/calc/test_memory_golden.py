@@ -83,3 +83,13 @@ def test_gpu_instances_use_per_gpu_memory_and_gpu_overhead() -> None:
         data.assumption_value("gpu_runtime_overhead_bytes")
     )
     assert result["cores_available"] == 8
+
+
+# Source: Neuron SDK 2.18 inf2 decoder benchmarks (data/measurements.toml, e.g.
+# inf2-llama-2-70b-tp24-b1-128-128): transformers-neuronx runs Llama-2-70B (64 heads) at TP24 on
+# inf2.48xlarge by padding heads; NxD Inference requires heads % TP == 0 (feature guide).
+def test_llama_2_70b_on_inf2_fits_only_with_head_padding() -> None:
+    result = run("memory", model="llama-2-70b", instance="inf2.48xlarge", seq_len=256)
+    assert result["fits"] is False
+    assert result["min_tp_degree"] is None
+    assert result["min_tp_degree_with_head_padding"] in (12, 24)
