@@ -216,7 +216,10 @@ def model(params: Params) -> ModelSpec:
     gated = flag(params, "gated", default=False)
     tied = flag(params, "tied", default=False)
     experts = integer(params, "experts", minimum=0, default=0)
-    active_experts = integer(params, "active_experts", minimum=0, default=min(experts, 2))
+    if experts:
+        active_experts = integer(params, "active_experts")
+    else:
+        active_experts = integer(params, "active_experts", minimum=0, default=0)
     if active_experts > experts:
         raise CalcError(
             "active_experts", "out_of_range", {"min": 0, "max": experts, "value": active_experts}

@@ -100,3 +100,26 @@ def test_nothing_fits_reports_no_min_tp() -> None:
     assert not result.fits
     assert result.min_tp_degree is None
     assert result.per_core_bytes > 16 * BYTES_PER_GIB
+
+
+@pytest.mark.parametrize("model_id", ["llama-3.1-8b", "llama-3.1-70b", "mixtral-8x7b"])
+def test_params_from_architecture_reproduces_published_counts(model_id: str) -> None:
+    # Published totals (model cards / config.json, data/models.toml): bias-free gated models.
+    from calc import data
+    from calc.inputs import params_from_architecture
+
+    spec = data.model(model_id)
+    computed = params_from_architecture(
+        layers=spec.layers, hidden=spec.hidden, heads=spec.heads, kv_heads=spec.kv_heads,
+        head_dim=spec.head_dim, intermediate=spec.intermediate, vocab=spec.vocab,
+        gated=spec.gated_mlp, tied=spec.tied_embeddings, experts=spec.experts,
+    )
+    assert computed == spec.params
+
+
+def test_moe_architecture_needs_active_experts() -> None:
+    from calc_helpers import error
+
+    failure = error("memory", instance="trn1.32xlarge", seq_len=128, layers=2, hidden=64,
+                    heads=4, experts=8)
+    assert (failure["field"], failure["key"]) == ("active_experts", "missing_field")
