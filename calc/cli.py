@@ -85,10 +85,10 @@ def _format(value: Any, field: str) -> str:
     if field.endswith("_bytes") and isinstance(value, int | float):
         return f"{value / 2**30:,.2f} GiB"
     if field.endswith("_s") and not field.endswith("per_s") and isinstance(value, float):
-        return f"{value * 1000:,.2f} ms" if value < 10 else f"{value:,.1f} s"
+        return f"{value * 1000:,.2f} ms" if value < 1 else f"{value:,.2f} s"
     if field.startswith("usd") or field.startswith("cost_usd"):
         return f"${value:,.4f}"
-    if isinstance(value, float):
+    if isinstance(value, float) or abs(value) >= 10**12:
         return f"{value:,.4g}"
     return f"{value:,}"
 
