@@ -54,3 +54,11 @@ def test_compare_includes_gpus_and_per_token_cost() -> None:
     assert rows["trn2.48xlarge"]["usd_per_million_output_tokens"] is None
     everything = run("compare")
     assert len(everything["rows"]) == len(data.instance_ids())
+
+
+def test_results_are_plain_json() -> None:
+    import json
+
+    for kind, params in (("compare", {"model": "llama-3.1-8b"}), ("list", {"what": "chips"}),
+                         ("price", {"instance": "p5e.48xlarge"})):
+        json.dumps(run(kind, **params), allow_nan=False)

@@ -1,5 +1,6 @@
 """Hypothesis properties: sums, monotonicity, fit vs cores, speed bounds, bad inputs."""
 
+import json
 import math
 from typing import Any
 
@@ -131,6 +132,7 @@ def test_any_mix_of_bad_inputs_gives_a_typed_error_and_never_raises(
 ) -> None:
     response = api.run({"schema_version": 1, "kind": kind, "params": params})
     assert response["schema_version"] == 1
+    json.dumps(response, allow_nan=False)  # plain JSON for the worker
     if not response["ok"]:
         failure = response["error"]
         assert failure["key"] != "internal_error", failure
