@@ -1,21 +1,49 @@
-"""Small Markdown builders for the generated tables."""
+"""Builders for the generated tables and links.
+
+Tables are HTML, not Markdown tables, and they bypass Markdown altogether: a reference page has
+thousands of cells, and Python-Markdown (tables, inline patterns, md_in_html, abbr) spent most of
+the build on them. A macro puts an HTML comment marker in the Markdown and keeps the HTML on the
+page object (`page.nfg_blocks`); hooks/html_blocks.py puts it back after conversion.
+Cells must already be HTML-safe (values.py escapes every figure and text it formats).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import html
 from collections.abc import Sequence
+from typing import Any
+
+MARKER = "<!-- nfg-block:{key} -->"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def stash(env: Any, block_html: str) -> str:
+    """Keep `block_html` on the current page; return the marker that stands for it in Markdown."""
+    key = hashlib.sha1(block_html.encode("utf-8")).hexdigest()[:16]
+    page = env.page
+    blocks: dict[str, str] = getattr(page, "nfg_blocks", None) or {}
+    blocks[key] = block_html
+    page.nfg_blocks = blocks
+    return "\n\n" + MARKER.format(key=key) + "\n\n"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A Markdown table; a blank line before and after so it always parses."""
-    lines = ["| " + " | ".join(_cell(h) for h in headers) + " |",
-             "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
-    return "\n\n" + "\n".join(lines) + "\n\n"
+    """An HTML table as a raw block (blank lines around it so Markdown passes it through)."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
+                     for row in rows)
+    return f"\n\n<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>\n\n"
 
 
 def link(text: str, target: str) -> str:
+    """A Markdown link (for prose: MkDocs validates and rewrites .md targets)."""
     return f"[{text}]({target})"
+
+
+def html_link(text: str, href: str) -> str:
+    """An HTML link for table cells; `text` is escaped here."""
+    return f'<a href="{html.escape(href, quote=True)}">{html.escape(text)}</a>'
+
+
+def code(text: str) -> str:
+    return f"<code>{html.escape(text)}</code>"

@@ -17,9 +17,20 @@ def lang(env: Any) -> str:
 
 def link_to(env: Any, target_src: str) -> str:
     """A relative link from the current page to `target_src` (e.g. reference/sources.md)."""
+    src = _page_src(env)
+    return posixpath.relpath(target_src, start=posixpath.dirname(src) or ".")
+
+
+def _page_src(env: Any) -> str:
     page = getattr(env, "page", None)
     src = str(getattr(getattr(page, "file", None), "src_uri", "index.md")) if page else "index.md"
     first, _, rest = src.partition("/")
-    if first in LANGS and rest:
-        src = rest
-    return posixpath.relpath(target_src, start=posixpath.dirname(src) or ".")
+    return rest if first in LANGS and rest else src
+
+
+def url_to(env: Any, target_dir_url: str) -> str:
+    """A relative URL from the current page to a page URL such as reference/sources/."""
+    src = _page_src(env).removesuffix(".md")
+    page_dir = src.removesuffix("index").rstrip("/") if src.endswith("index") else src
+    relative = posixpath.relpath(target_dir_url.rstrip("/") or ".", start=page_dir or ".")
+    return "./" if relative == "." else relative + "/"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,13 +50,13 @@ def _headers(keys: list[str], lang: str) -> list[str]:
 
 
 def _label(lang: str, section: str, key: str) -> str:
-    return data.labels(lang).get(section, {}).get(str(key), str(key))
+    return html.escape(data.labels(lang).get(section, {}).get(str(key), str(key)))
 
 
-# Links to the sources page for a list of source ids
+# Links to the sources page for a list of source ids (HTML: tables are raw HTML blocks)
 def source_links(env: Any, source_ids: list[str]) -> str:
-    target = page.link_to(env, "reference/sources.md")
-    return ", ".join(markdown.link(sid, f"{target}#{sid}") for sid in source_ids)
+    target = page.url_to(env, "reference/sources/")
+    return ", ".join(markdown.html_link(sid, f"{target}#{sid}") for sid in source_ids)
 
 
 # The on-demand price of an instance in PRICE_REGION with region and date, or "not published"
@@ -96,8 +97,8 @@ def chips_table(env: Any) -> str:
     for chip in data.records("chips"):
         cells = _cells(chip, CHIP_COLUMNS, lang)
         if chip.get("core"):  # the core's name, not its id
-            cells[1] = str(data.by_id("cores", chip["core"])["name"])
-        rows.append([chip["name"], *cells, source_links(env, chip["sources"])])
+            cells[1] = html.escape(str(data.by_id("cores", chip["core"])["name"]))
+        rows.append([html.escape(chip["name"]), *cells, source_links(env, chip["sources"])])
     return markdown.table(headers, rows)
 
 
@@ -116,7 +117,8 @@ CORE_COLUMNS = (
 def cores_table(env: Any) -> str:
     lang = page.lang(env)
     headers = _headers(["core"] + [c.header for c in CORE_COLUMNS] + ["sources"], lang)
-    rows = [[core["name"], *_cells(core, CORE_COLUMNS, lang), source_links(env, core["sources"])]
+    rows = [[html.escape(core["name"]), *_cells(core, CORE_COLUMNS, lang),
+             source_links(env, core["sources"])]
             for core in data.records("cores")]
     return markdown.table(headers, rows)
 
@@ -151,7 +153,7 @@ def instances_table(env: Any, family: str) -> str:
         raise KeyError(f"no instances in family {family!r}")
     headers = _headers(["instance", "chip"] + [c.header for c in INSTANCE_COLUMNS]
                        + ["price_on_demand", "sources"], lang)
-    rows = [[f"`{rec['id']}`", data.by_id("chips", rec["chip"])["name"],
+    rows = [[markdown.code(rec["id"]), html.escape(data.by_id("chips", rec["chip"])["name"]),
              *_cells(rec, INSTANCE_COLUMNS, lang), price_with_date(env, rec["id"]),
              source_links(env, rec["sources"])] for rec in members]
     return markdown.table(headers, rows)
@@ -175,7 +177,8 @@ def neuron_vs_gpu_table(env: Any) -> str:
     for rec in data.records("instances"):
         chip = data.by_id("chips", rec["chip"])
         memory = _pick(rec, INSTANCE_COLUMNS[3])
-        rows.append([f"`{rec['id']}`", _label(lang, "kind", rec["kind"]), chip["name"],
+        rows.append([markdown.code(rec["id"]), _label(lang, "kind", rec["kind"]),
+                     html.escape(chip["name"]),
                      values.cell(rec, "chip_count", lang), values.cell(rec, memory, lang),
                      values.cell(chip, "dense_tflops.bf16", lang),
                      *_normalised(env, rec["id"], PRICE_REGION)])
@@ -189,9 +192,9 @@ def prices_table(env: Any) -> str:
     rows = []
     for rec in data.records("prices"):
         figures = _normalised(env, rec["instance"], rec["region"], rec.get("kind", "on-demand"))
-        rows.append([f"`{rec['instance']}`", rec["region"],
+        rows.append([markdown.code(rec["instance"]), html.escape(rec["region"]),
                      _label(lang, "price_kind", rec.get("kind", "on-demand")), *figures,
-                     values.display(rec["as_of"], "as_of", lang),
+                     html.escape(values.display(rec["as_of"], "as_of", lang)),
                      source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 
@@ -211,14 +214,14 @@ MEASUREMENT_COLUMNS = (
 
 
 def _model_name(model_id: str) -> str:
-    return str(data.by_id("models", model_id)["name"])
+    return html.escape(str(data.by_id("models", model_id)["name"]))
 
 
 def measurements_table(env: Any, use: str | None = None) -> str:
     lang = page.lang(env)
     headers = _headers(["model", "instance"] + [c.header for c in MEASUREMENT_COLUMNS]
                        + ["use", "sources"], lang)
-    rows = [[_model_name(rec["model"]), f"`{rec['instance']}`",
+    rows = [[_model_name(rec["model"]), markdown.code(rec["instance"]),
              *_cells(rec, MEASUREMENT_COLUMNS, lang), _label(lang, "use", rec["use"]),
              source_links(env, rec["sources"])]
             for rec in data.records("measurements") if use is None or rec["use"] == use]
@@ -244,9 +247,9 @@ def calibration_table(env: Any) -> str:
             figures += [values.computed_cell(row.get(f"{name}_measured"), name, lang),
                         values.computed_cell(row.get(f"{name}_estimated"), name, lang),
                         _error_cell(row.get(f"{name}_error"), lang)]
-        rows.append([_model_name(row["model"]), f"`{row['instance']}`",
-                     *(values.display(row[k], k, lang) for k in ("tp", "batch", "input_len",
-                                                                "output_len")),
+        rows.append([_model_name(row["model"]), markdown.code(row["instance"]),
+                     *(html.escape(values.display(row[k], k, lang))
+                       for k in ("tp", "batch", "input_len", "output_len")),
                      _label(lang, "use", row["use"]), *figures])
     return markdown.table(headers, rows)
 
@@ -274,7 +277,7 @@ def models_table(env: Any) -> str:
     lang = page.lang(env)
     headers = _headers(["model", "architecture", "params", "active_params"]
                        + [c.header for c in MODEL_COLUMNS] + ["sources"], lang)
-    rows = [[rec["name"], _label(lang, "architecture", rec["architecture"]),
+    rows = [[html.escape(rec["name"]), _label(lang, "architecture", rec["architecture"]),
              _compact(rec["params"], lang), _compact(rec["active_params"], lang),
              *_cells(rec, MODEL_COLUMNS, lang), source_links(env, rec["sources"])]
             for rec in data.records("models")]
@@ -284,7 +287,8 @@ def models_table(env: Any) -> str:
 def glossary_table(env: Any) -> str:
     lang = page.lang(env)
     headers = _headers(["abbr", "definition"], lang)
-    rows = [[f'<span id="term-{rec["id"]}">{rec["abbr"]}</span>', rec[lang]]
+    rows = [[f'<span id="term-{rec["id"]}">{html.escape(rec["abbr"])}</span>',
+             html.escape(rec[lang])]
             for rec in sorted(data.records("glossary"), key=lambda r: str(r["abbr"]).lower())]
     return markdown.table(headers, rows)
 
@@ -293,11 +297,11 @@ def sources_table(env: Any) -> str:
     lang = page.lang(env)
     headers = _headers(["source_id", "title", "publisher", "source_kind", "as_of", "accessed"],
                        lang)
-    rows = [[f'<span id="{rec["id"]}">`{rec["id"]}`</span>',
-             markdown.link(str(rec["title"]).replace("[", "(").replace("]", ")"), rec["url"]),
-             rec.get("publisher", ""), _label(lang, "source_kind", rec["kind"]),
-             values.display(rec["as_of"], "as_of", lang),
-             values.display(rec["accessed"], "accessed", lang)]
+    rows = [[f'<span id="{rec["id"]}">{markdown.code(rec["id"])}</span>',
+             markdown.html_link(str(rec["title"]), rec["url"]),
+             html.escape(rec.get("publisher", "")), _label(lang, "source_kind", rec["kind"]),
+             html.escape(values.display(rec["as_of"], "as_of", lang)),
+             html.escape(values.display(rec["accessed"], "accessed", lang))]
             for rec in sorted(data.records("sources"), key=lambda r: str(r["id"]))]
     return markdown.table(headers, rows)
 
@@ -313,23 +317,24 @@ def claims_table(env: Any) -> str:
         correct = rec.get("correct")
         shown = (fact(env, correct["kind"], correct["id"], correct["field"]) if correct
                  else data.labels(lang)["text"]["not_applicable"])
-        rows.append([_label(lang, "seed", rec["seed"]), f"«{rec['quote']}»", rec["topic"],
-                     _label(lang, "verdict", rec["verdict"]), shown,
-                     rec[f"explanation_{lang}"], source_links(env, rec["sources"])])
+        rows.append([_label(lang, "seed", rec["seed"]), html.escape(f"«{rec['quote']}»"),
+                     html.escape(rec["topic"]), _label(lang, "verdict", rec["verdict"]), shown,
+                     html.escape(rec[f"explanation_{lang}"]), source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 
 
 def register(env: Any) -> None:
-    """Register the table macros; each one reads the page language from env."""
-    env.macro(lambda: chips_table(env), "chips_table")
-    env.macro(lambda: cores_table(env), "cores_table")
-    env.macro(lambda family: instances_table(env, family), "instances_table")
-    env.macro(lambda: neuron_vs_gpu_table(env), "neuron_vs_gpu_table")
-    env.macro(lambda: prices_table(env), "prices_table")
-    env.macro(lambda use=None: measurements_table(env, use), "measurements_table")
-    env.macro(lambda: calibration_table(env), "calibration_table")
-    env.macro(lambda: models_table(env), "models_table")
-    env.macro(lambda: glossary_table(env), "glossary_table")
-    env.macro(lambda: sources_table(env), "sources_table")
-    env.macro(lambda: claims_table(env), "claims_table")
+    """Register the table macros; each reads the page language from env and returns a marker
+    for its HTML table (see markdown.stash)."""
+    def block(render: Any) -> Any:
+        return lambda *args, **kwargs: markdown.stash(env, render(env, *args, **kwargs))
+
+    tables = {"chips_table": chips_table, "cores_table": cores_table,
+              "instances_table": instances_table, "neuron_vs_gpu_table": neuron_vs_gpu_table,
+              "prices_table": prices_table, "measurements_table": measurements_table,
+              "calibration_table": calibration_table, "models_table": models_table,
+              "glossary_table": glossary_table, "sources_table": sources_table,
+              "claims_table": claims_table}
+    for name, render in tables.items():
+        env.macro(block(render), name)
     env.macro(families, "instance_families")
