@@ -123,7 +123,7 @@ class CalculatorWidget {
     });
     const start = () => this.start();
     for (const name of START_EVENTS) this.root.addEventListener(name, start, { once: true, passive: true });
-    if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 300 });
+    if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 50 });
     else window.setTimeout(start, 1);
   }
 

@@ -1,4 +1,5 @@
-// Module Web Worker: Pyodide + the calc wheel, behind a small typed protocol.
+// Module Web Worker: Pyodide + the calc wheel (installed with unpackArchive), behind a small typed
+// protocol. No micropip, no CDN: every URL comes from the page's build-time config.
 //
 // main → worker
 //   {type: "init", pyodideUrl, wheelUrl, timeoutMs}
@@ -59,23 +60,35 @@ def _nfg_run(request_json):
 _nfg_run
 `;
 
+async function fetchWheel(wheelUrl) {
+  const response = await fetch(wheelUrl);
+  if (!response.ok) throw new Error(`${wheelUrl}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// The runtime download, the wheel download and the wasm pre-flight run in parallel; Python only
+// starts once the wasm is known to be there, because loadPyodide() can hang on a missing wasm.
 async function init({ pyodideUrl, wheelUrl, timeoutMs }) {
   const started = performance.now();
   let stage = "runtime-download";
   try {
     post({ type: "progress", stage });
-    await withTimeout(preflightWasm(pyodideUrl), timeoutMs, stage);
-    const { loadPyodide } = await withTimeout(
-      import(new URL("pyodide.mjs", pyodideUrl).href), timeoutMs, stage);
+    const preflight = preflightWasm(pyodideUrl);
+    const loader = import(new URL("pyodide.mjs", pyodideUrl).href);
+    const wheel = fetchWheel(wheelUrl);
+    wheel.catch(() => {}); // awaited below; avoid an unhandled rejection meanwhile
+    loader.catch(() => {});
+    await withTimeout(preflight, timeoutMs, stage);
+    const { loadPyodide } = await withTimeout(loader, timeoutMs, stage);
     stage = "runtime-start";
     post({ type: "progress", stage });
-    const pyodide = await withTimeout(
-      loadPyodide({ indexURL: pyodideUrl, fullStdLib: false }), timeoutMs, stage);
+    const pyodide = await withTimeout(loadPyodide({ indexURL: pyodideUrl }), timeoutMs, stage);
     stage = "calc-load";
     post({ type: "progress", stage });
-    await withTimeout(
-      pyodide.loadPackage(wheelUrl, { messageCallback: () => {}, errorCallback: () => {} }),
-      timeoutMs, stage);
+    const wheelName = new URL(wheelUrl).pathname.split("/").pop();
+    pyodide.unpackArchive(await withTimeout(wheel, timeoutMs, stage), "wheel", {
+      filename: wheelName,
+    });
     runCalc = pyodide.runPython(PY_BRIDGE);
     post({ type: "ready", ms: performance.now() - started });
   } catch (err) {

@@ -1,0 +1,300 @@
+"""Browser benchmark of the calculators (not a test): prints the figures for the notes.
+
+Over N cold browser contexts (default 5), in Debian Chromium via Playwright:
+- bare loadPyodide() time (a tiny harness page: a module worker that only loads Pyodide) vs
+  calculator-ready time (data-state="ready"), both from navigation start; goal ratio <= 1.10
+- first result (prerendered, in the HTML) vs DOMContentLoaded
+- recompute latency p50 / p95 over >= 50 input changes (goal <= 16 ms / <= 50 ms): from the input
+  event to the new result in the DOM (worker round trip, Python, rendering, chart update)
+- bytes transferred by a content page and by a calculator page (until ready)
+- Lighthouse (npm `lighthouse`, CHROME_PATH=/usr/bin/chromium): a content page and a calculator
+  page in each language (goal >= 0.95 in every category)
+
+Run: .venv/bin/python bench/bench_browser.py [--runs 5] [--changes 60] [--no-lighthouse]
+     [--config mkdocs.yml] [--site-dir DIR (already built for --port)]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+PREFIX = "/nfg/"
+LANGS = ("en", "ja", "es")
+CONTENT_PAGE = "reference/instances/"
+CALCULATOR_PAGE = "calculators/memory/"
+
+# Written into the served site: a module worker that does nothing but loadPyodide().
+BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title></head>
+<body><script type="module">
+const dir = new URL("{pyodide_dir}", location.href).href;
+const src = `import {{ loadPyodide }} from "${{dir}}pyodide.mjs";
+self.onmessage = async () => {{ await loadPyodide({{ indexURL: "${{dir}}" }}); postMessage("ok"); }};`;
+const worker = new Worker(URL.createObjectURL(new Blob([src], {{type: "text/javascript"}})),
+                          {{type: "module"}});
+worker.onmessage = () => {{ window.bareReadyMs = performance.now(); }};
+worker.postMessage("go");
+</script></body></html>
+"""
+
+# Injected before any page script: timestamps for DOMContentLoaded, first result and ready.
+PROBE_JS = """
+window.__nfg = {};
+document.addEventListener("DOMContentLoaded", () => { window.__nfg.dcl = performance.now(); });
+new MutationObserver(() => {
+  const root = document.querySelector(".nfg-calc");
+  if (!root) return;
+  if (window.__nfg.first === undefined && root.querySelector("dd[data-value]")) {
+    window.__nfg.first = performance.now();
+  }
+  if (window.__nfg.loading === undefined && root.dataset.state === "loading") {
+    window.__nfg.loading = performance.now();
+  }
+  if (window.__nfg.ready === undefined && root.dataset.state === "ready") {
+    window.__nfg.ready = performance.now();
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true,
+                       attributeFilter: ["data-state"] });
+"""
+
+RECOMPUTE_JS = """
+async (n) => {
+  const root = document.querySelector(".nfg-calc");
+  const input = root.querySelector('[name="batch"]');
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const before = root.dataset.computed;
+    const done = new Promise((resolve) => {
+      const mo = new MutationObserver(() => {
+        if (root.dataset.computed !== before) { mo.disconnect(); resolve(); }
+      });
+      mo.observe(root, { attributes: true, attributeFilter: ["data-computed"] });
+    });
+    const t0 = performance.now();
+    input.value = String(1 + (i % 16));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    await done;
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    base_url: str
+    site_dir: Path
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript",
+                      ".js": "text/javascript"}
+
+    def translate_path(self, path: str) -> str:
+        if path.startswith(PREFIX):
+            path = "/" + path[len(PREFIX):]
+        return super().translate_path(path)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # the wasm pre-flight is cancelled on purpose
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def build_and_serve(config: str, site_dir: Path | None, port: int | None) -> tuple[Site, Any]:
+    port = port or _free_port()
+    base_url = f"http://127.0.0.1:{port}{PREFIX}"
+    if site_dir is None:
+        site_dir = Path(tempfile.mkdtemp(prefix="nfg-bench-site-"))
+        env = {**os.environ, "SITE_URL": base_url, "NO_MKDOCS_2_WARNING": "1"}
+        started = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", config,
+                               "--site-dir", str(site_dir)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise SystemExit(f"mkdocs build failed:\n{proc.stderr[-3000:]}")
+        print(f"site built in {time.perf_counter() - started:.1f} s -> {site_dir}")
+    pyodide_dirs = sorted((site_dir / "assets" / "runtime").glob("pyodide-*"))
+    if not pyodide_dirs:
+        raise SystemExit("no assets/runtime/pyodide-* in the site: is hooks/runtime_assets.py on?")
+    pyodide_dir = f"assets/runtime/{pyodide_dirs[-1].name}/"
+    (site_dir / "bench-bare-pyodide.html").write_text(
+        BARE_HTML.format(pyodide_dir="./" + pyodide_dir), encoding="utf-8")
+    server = _Server(("127.0.0.1", port),
+                     functools.partial(_Handler, directory=str(site_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return Site(base_url=base_url, site_dir=site_dir), server
+
+
+def _bytes(requests: list[Any]) -> int:
+    total = 0
+    for request in requests:
+        try:
+            sizes = request.sizes()
+        except Exception:  # noqa: BLE001 - a request without a response (aborted) has no size
+            continue
+        total += int(sizes.get("responseBodySize", 0)) + int(sizes.get("responseHeadersSize", 0))
+    return total
+
+
+def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    bare_ms: list[float] = []
+    ready_ms: list[float] = []
+    first_minus_dcl_ms: list[float] = []
+    first_ms: list[float] = []
+    dcl_ms: list[float] = []
+    content_bytes: list[int] = []
+    calc_bytes: list[int] = []
+    recompute: list[float] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for run in range(runs):
+            # bare loadPyodide()
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(site.base_url + "bench-bare-pyodide.html")
+            page.wait_for_function("window.bareReadyMs !== undefined", timeout=120_000)
+            bare_ms.append(float(page.evaluate("window.bareReadyMs")))
+            context.close()
+
+            # calculator page: first result, DOMContentLoaded, ready, bytes
+            context = browser.new_context()
+            finished: list[Any] = []
+            context.on("requestfinished", lambda r: finished.append(r))
+            context.add_init_script(PROBE_JS)
+            page = context.new_page()
+            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
+            page.wait_for_function("window.__nfg.ready !== undefined", timeout=120_000)
+            marks = page.evaluate("window.__nfg")
+            worker_ms = page.evaluate("document.querySelector('.nfg-calc').nfgWidget.client.readyMs")
+            ready_ms.append(float(marks["ready"]))
+            first_ms.append(float(marks["first"]))
+            dcl_ms.append(float(marks["dcl"]))
+            first_minus_dcl_ms.append(float(marks["first"]) - float(marks["dcl"]))
+            page.wait_for_load_state("networkidle")
+            calc_bytes.append(_bytes(finished))
+            if run == 0:
+                recompute = [float(t) for t in page.evaluate(RECOMPUTE_JS, changes)]
+            context.close()
+
+            # content page bytes
+            context = browser.new_context()
+            finished = []
+            context.on("requestfinished", lambda r: finished.append(r))
+            page = context.new_page()
+            page.goto(site.base_url + content_page, wait_until="networkidle")
+            content_bytes.append(_bytes(finished))
+            context.close()
+            print(f"run {run + 1}/{runs}: bare {bare_ms[-1]:.0f} ms, ready {ready_ms[-1]:.0f} ms "
+                  f"(worker started at {marks.get('loading', 0):.0f} ms, its init took "
+                  f"{worker_ms:.0f} ms), "
+                  f"first result {first_ms[-1]:.0f} ms, DCL {dcl_ms[-1]:.0f} ms")
+        browser.close()
+    recompute_sorted = sorted(recompute)
+    p95_index = max(0, int(round(0.95 * len(recompute_sorted))) - 1)
+    return {
+        "runs": runs,
+        "bare_load_pyodide_ms_median": statistics.median(bare_ms),
+        "calculator_ready_ms_median": statistics.median(ready_ms),
+        "ready_over_bare_ratio": statistics.median(ready_ms) / statistics.median(bare_ms),
+        "first_result_ms_median": statistics.median(first_ms),
+        "dom_content_loaded_ms_median": statistics.median(dcl_ms),
+        "first_result_minus_dcl_ms_median": statistics.median(first_minus_dcl_ms),
+        "recompute_changes": len(recompute),
+        "recompute_p50_ms": statistics.median(recompute) if recompute else None,
+        "recompute_p95_ms": recompute_sorted[p95_index] if recompute else None,
+        "content_page_bytes_median": statistics.median(content_bytes),
+        "calculator_page_bytes_median": statistics.median(calc_bytes),
+    }
+
+
+def lighthouse(site: Site, content_page: str) -> dict[str, dict[str, float]]:
+    binary = ROOT / "node_modules" / ".bin" / "lighthouse"
+    if not binary.exists():
+        raise SystemExit("node_modules/.bin/lighthouse missing: run `npm ci`")
+    scores: dict[str, dict[str, float]] = {}
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
+    with tempfile.TemporaryDirectory(prefix="nfg-lh-") as tmp:
+        for lang in LANGS:
+            prefix = "" if lang == "en" else f"{lang}/"
+            for label, path in (("content", content_page), ("calculator", CALCULATOR_PAGE)):
+                url = f"{site.base_url}{prefix}{path}"
+                out = Path(tmp) / f"{lang}-{label}.json"
+                proc = subprocess.run(
+                    [str(binary), url, "--quiet", "--output=json", f"--output-path={out}",
+                     "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
+                    env=env, capture_output=True, text=True, check=False, timeout=300)
+                if proc.returncode != 0 or not out.exists():
+                    print(f"lighthouse failed for {url}: {proc.stderr[-500:]}")
+                    continue
+                report = json.loads(out.read_text(encoding="utf-8"))
+                key = f"{lang} {label} ({prefix}{path})"
+                scores[key] = {cid: cat["score"] for cid, cat in report["categories"].items()}
+                low = [f"{a['id']}={a['score']}" for a in report["audits"].values()
+                       if a.get("score") is not None and a["score"] < 0.9
+                       and a.get("scoreDisplayMode") in ("binary", "numeric")]
+                print(f"lighthouse {key}: {scores[key]}  low audits: {', '.join(low[:8])}")
+    return scores
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--changes", type=int, default=60)
+    parser.add_argument("--config", default="mkdocs.yml")
+    parser.add_argument("--site-dir", type=Path, default=None)
+    parser.add_argument("--port", type=int, default=None)
+    parser.add_argument("--content-page", default=CONTENT_PAGE)
+    parser.add_argument("--no-lighthouse", action="store_true")
+    args = parser.parse_args()
+    if args.runs < 5 or args.changes < 50:
+        print("note: the goals are defined over >= 5 runs and >= 50 input changes")
+    site, server = build_and_serve(args.config, args.site_dir, args.port)
+    try:
+        figures = measure_browser(site, args.runs, args.changes, args.content_page)
+        print(json.dumps(figures, indent=2))
+        print(f"ready/bare ratio {figures['ready_over_bare_ratio']:.3f} (goal <= 1.10); "
+              f"recompute p50 {figures['recompute_p50_ms']:.1f} ms (goal <= 16), "
+              f"p95 {figures['recompute_p95_ms']:.1f} ms (goal <= 50)")
+        if not args.no_lighthouse:
+            scores = lighthouse(site, args.content_page)
+            print(json.dumps(scores, indent=2))
+    finally:
+        server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
