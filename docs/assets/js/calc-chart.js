@@ -28,6 +28,9 @@ const PALETTE = {
   kv: "#f28e2b",
   activations: "#59a14f",
   overhead: "#b07aa1",
+  grads: "#e15759",
+  master: "#76b7b2",
+  optimizer: "#edc948",
   free: "rgba(128, 128, 128, 0.25)",
   neuron: "#f28e2b",
   gpu: "#4e79a7",
@@ -68,6 +71,30 @@ function memoryBreakdown(result, strings) {
   };
 }
 
+function trainingBreakdown(result, strings) {
+  const r = result.responses.main.result;
+  const s = strings.result;
+  const series = [
+    [s.chart_weights, PALETTE.weights, r.weights_bytes],
+    [s.chart_grads, PALETTE.grads, r.grads_bytes],
+    [s.chart_master, PALETTE.master, r.master_bytes],
+    [s.chart_optimizer, PALETTE.optimizer, r.optimizer_bytes],
+    [s.chart_activations, PALETTE.activations, r.activation_bytes],
+    [s.chart_overhead, PALETTE.overhead, r.overhead_bytes],
+    [s.chart_free, PALETTE.free, Math.max(0, r.capacity_per_device_bytes - r.per_device_bytes)],
+  ];
+  return {
+    type: "bar",
+    labels: [s.chart_per_device],
+    datasets: series.map(([label, color, bytes]) => ({
+      label, backgroundColor: color, data: [gib(bytes)], stack: "memory",
+    })),
+    unit: "GiB",
+    indexAxis: "y",
+    stacked: true,
+  };
+}
+
 function priceCompare(result, strings, config) {
   const response = result.responses.compare;
   if (!response || !response.ok) return null;
@@ -87,7 +114,11 @@ function priceCompare(result, strings, config) {
   };
 }
 
-const BUILDERS = { "memory-breakdown": memoryBreakdown, "price-compare": priceCompare };
+const BUILDERS = {
+  "memory-breakdown": memoryBreakdown,
+  "training-breakdown": trainingBreakdown,
+  "price-compare": priceCompare,
+};
 
 export async function drawChart(box, kind, result, config) {
   const spec = BUILDERS[kind] && BUILDERS[kind](result, config.strings, config);
@@ -102,7 +133,10 @@ export async function drawChart(box, kind, result, config) {
   const color = textColor(box);
   const numberFormat = new Intl.NumberFormat(config.lang, { maximumFractionDigits: 2 });
   const existing = charts.get(canvas);
-  if (existing) {
+  if (existing && existing.nfgKind !== kind) {
+    existing.destroy();
+    charts.delete(canvas);
+  } else if (existing) {
     existing.data.labels = spec.labels;
     existing.data.datasets = spec.datasets;
     existing.update("none");
@@ -134,5 +168,6 @@ export async function drawChart(box, kind, result, config) {
       },
     },
   });
+  chart.nfgKind = kind;
   charts.set(canvas, chart);
 }
