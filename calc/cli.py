@@ -96,7 +96,8 @@ def _format(value: Any, field: str) -> str:
 SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
     "memory": ("weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes",
                "total_bytes", "tp_degree", "per_core_bytes", "capacity_per_core_bytes",
-               "headroom_per_core_bytes", "fits", "min_tp_degree", "recommended_tp_degree",
+               "headroom_per_core_bytes", "fits", "head_padding", "min_tp_degree",
+               "recommended_tp_degree",
                "max_batch", "max_seq_len", "kv_rule"),
     "perf": ("tp_degree", "ttft_s", "tpot_s", "output_tokens_per_s_per_replica", "replicas",
              "output_tokens_per_s", "prefill_bound", "decode_bound",

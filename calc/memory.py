@@ -1,20 +1,29 @@
 """Inference memory fit: weights + KV cache + activations + runtime overhead per core vs capacity.
 
 Formulas (B = bytes per element of the named dtype, t = TP degree):
-  weights_bytes     = ceil(params × bits / 8)                    (MoE: total params)
+  head_padding      = (−heads) mod t   query heads added so that t divides them
+                      (neuronx-distributed get_number_of_extra_heads; transformers-neuronx and
+                      NxD pad_model do this; 0 when t divides the heads)
+  weights_bytes     = ceil((params + 2 · L · hidden · head_dim · head_padding) × bits / 8)
+                      (MoE: total params; the padded query and output projection rows)
   kv_cache_bytes    = 2 · L · head_dim · s · b · B_kv · kv_heads_eff   (decoders only)
       kv_heads_eff  = max(kv_heads, t)   if t % kv_heads == 0 or kv_heads % t == 0
-                                          (NxD Inference REPLICATE_TO_TP_DEGREE)
-                    = heads              otherwise (CONVERT_TO_MHA; needs heads % t == 0)
+                                          (REPLICATE_TO_TP_DEGREE)
+                    = padded heads       otherwise (CONVERT_TO_MHA, on the padded layout)
+                      — the same counts as neuronx-distributed get_shardable_head_counts.
+                      Replicated K/V projection weights are not counted (padded or not).
   activation_bytes  = 2 · b · s · (h + i_active) · B_act         (one layer's prefill working set;
                                                                    buffers are reused across layers)
   overhead_bytes    = runtime overhead per logical core × t
                       (Neuron: 96 MiB microcode per physical core × LNC; GPU: an assumption)
   per_core_bytes    = each term / t (weights, activations rounded up; KV exact per core) + overhead
   fits              = per_core_bytes ≤ usable memory per core, and t is an allowed degree
-Recommended TP: the smallest allowed degree that leaves ≥ 10 % of the per-core capacity free.
-Allowed degrees that do not divide the heads are skipped (NxD Inference rule); the smallest such
-degree that would fit with padded heads (as transformers-neuronx runs them) is reported apart.
+TP choice: the allowed degrees are tried unpadded first (t divides the heads; NxD Inference needs
+this), then padded, each group in ascending order. min_tp_degree = the first that fits;
+recommended_tp_degree = the first that leaves ≥ 10 % of the per-core capacity free, else the
+minimum. So an unpadded degree wins whenever one fits, even if a smaller padded one also fits.
+min_tp_degree_with_head_padding = the smallest padded degree that fits when it is smaller than
+every unpadded degree that fits (None otherwise); it equals min_tp_degree when only padded fit.
 """
 
 from collections.abc import Callable
@@ -32,34 +41,36 @@ ACTIVATION_WORKING_SET_TENSORS = 2
 REPLICATE_TO_TP_DEGREE = "replicate_to_tp_degree"
 CONVERT_TO_MHA = "convert_to_mha"
 NO_KV_CACHE = "no_kv_cache"
-PADDED_HEADS = "padded_heads"
 _SEARCH_LIMIT = 1 << 40
 
 
+def head_padding(model: ModelSpec, tp: int) -> int:
+    """Query heads added so that t divides them: (−heads) mod t (0 when t divides the heads)."""
+    return -model.heads % tp
+
+
+def padding_params(model: ModelSpec, tp: int) -> int:
+    """Zero query and output projection weights of the padding heads: 2 · L · h · head_dim · pad."""
+    return 2 * model.layers * model.hidden * model.head_dim * head_padding(model, tp)
+
+
 def kv_layout(model: ModelSpec, tp: int) -> tuple[str, int]:
-    """(rule, kv_heads_eff): how many K/V heads exist in total across the t cores."""
-    if model.heads % tp != 0:
-        raise CalcError("tp", "heads_not_divisible", {"value": model.heads, "allowed": tp})
+    """(rule, kv_heads_eff): how many K/V heads exist in total across the t cores, on the padded
+    layout (neuronx-distributed get_shardable_head_counts)."""
     if not model.is_decoder:
         return NO_KV_CACHE, 0
     kv_heads = model.kv_heads
     if tp % kv_heads == 0 or kv_heads % tp == 0:
         return REPLICATE_TO_TP_DEGREE, max(kv_heads, tp)
-    return CONVERT_TO_MHA, model.heads
+    return CONVERT_TO_MHA, model.heads + head_padding(model, tp)
 
 
-def kv_heads_effective_padded(model: ModelSpec, tp: int) -> int:
-    """kv_heads_eff without the head check, for frameworks that pad heads (transformers-neuronx):
-    the replicate rule when it applies, else the query heads padded up to a multiple of t."""
-    if not model.is_decoder:
-        return 0
-    kv_heads = model.kv_heads
-    if tp % kv_heads == 0 or kv_heads % tp == 0:
-        return max(kv_heads, tp)
-    return -(-model.heads // tp) * tp
+def kv_heads_effective(model: ModelSpec, tp: int) -> int:
+    return kv_layout(model, tp)[1]
 
 
 def tp_is_valid(model: ModelSpec, tp: int) -> bool:
+    """t divides the heads: usable without padding (the NxD Inference rule)."""
     return model.heads % tp == 0
 
 
@@ -68,6 +79,7 @@ class Footprint:
     """Memory of one model replica spread over ``tp`` cores, in integer bytes."""
 
     tp: int
+    head_padding: int
     kv_rule: str
     kv_heads_effective: int
     weights_bytes: int
@@ -95,10 +107,6 @@ class Footprint:
         )
 
 
-def weights_bytes(model: ModelSpec, dtype: str) -> int:
-    return dtypes.bytes_for(model.params, dtype)
-
-
 def kv_elements_per_head(model: ModelSpec, batch: int, seq_len: int) -> int:
     """K and V elements of one KV head over all layers: 2 · L · head_dim · s · b."""
     return 2 * model.layers * model.head_dim * seq_len * batch
@@ -118,20 +126,11 @@ def footprint(
     batch: int,
     seq_len: int,
     tp: int,
-    pad_heads: bool = False,
 ) -> Footprint:
-    """Memory at one TP degree. pad_heads: allow heads % t != 0 by padding the query heads up to
-    a multiple of t (transformers-neuronx does this; NxD Inference requires divisibility)."""
-    weights = weights_bytes(model, dtype)
-    if pad_heads and model.heads % tp != 0:
-        padded_heads = -(-model.heads // tp) * tp
-        rule, kv_heads_eff = PADDED_HEADS, kv_heads_effective_padded(model, tp)
-        # zero query and output projection rows for the padding heads
-        padding = padded_heads - model.heads
-        extra_params = model.layers * 2 * model.hidden * model.head_dim * padding
-        weights += dtypes.bytes_for(extra_params, dtype)
-    else:
-        rule, kv_heads_eff = kv_layout(model, tp)
+    """Memory at one TP degree; heads that t does not divide are padded (see the module doc)."""
+    padding = head_padding(model, tp)
+    weights = dtypes.bytes_for(model.params + padding_params(model, tp), dtype)
+    rule, kv_heads_eff = kv_layout(model, tp)
     per_head = kv_elements_per_head(model, batch, seq_len)
     kv_total = dtypes.bytes_for(per_head * kv_heads_eff, kv_dtype)
     kv_per_core = dtypes.bytes_for(per_head * (kv_heads_eff // tp), kv_dtype)
@@ -141,6 +140,7 @@ def footprint(
     overhead_per_core = chip.runtime_overhead_per_core_bytes
     return Footprint(
         tp=tp,
+        head_padding=padding,
         kv_rule=rule,
         kv_heads_effective=kv_heads_eff,
         weights_bytes=weights,
@@ -178,6 +178,8 @@ class MemoryResult:
     headroom_per_core_bytes: int
     headroom_fraction: float
     tp_degree: int
+    head_padding: int
+    heads_divisible: bool
     tp_given: bool
     tp_degrees_allowed: list[int]
     min_tp_degree: int | None
@@ -206,8 +208,12 @@ def capacity_per_core_bytes(instance: InstanceSpec) -> int:
     return capacity
 
 
-def valid_tp_degrees(model: ModelSpec, instance: InstanceSpec) -> list[int]:
-    return [tp for tp in instance.tp_degrees if tp_is_valid(model, tp)]
+def tp_search_order(model: ModelSpec, instance: InstanceSpec) -> list[int]:
+    """Allowed degrees, unpadded (t divides the heads) first, then padded; ascending in each."""
+    allowed = sorted(instance.tp_degrees)
+    return [d for d in allowed if tp_is_valid(model, d)] + [
+        d for d in allowed if not tp_is_valid(model, d)
+    ]
 
 
 def _largest(fits_at: Callable[[int], bool], start: int) -> int:
@@ -243,13 +249,8 @@ def fit(
     kv_dtype = kv_dtype or dtypes.default_kv_dtype(dtype)
     capacity = capacity_per_core_bytes(instance)
     allowed = list(instance.tp_degrees)
-    valid = valid_tp_degrees(model, instance)
-    if tp is not None:
-        if tp not in allowed:
-            raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": allowed})
-        kv_layout(model, tp)  # heads % tp check
-    elif not valid:
-        raise CalcError("tp", "heads_not_divisible", {"value": model.heads, "allowed": allowed})
+    if tp is not None and tp not in allowed:
+        raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": allowed})
 
     def at(degree: int, b: int = batch, s: int = seq_len) -> Footprint:
         return footprint(
@@ -257,29 +258,42 @@ def fit(
         )
 
     limit_recommended = int(capacity * (1 - RECOMMENDED_HEADROOM_FRACTION))
-    min_tp = next((d for d in valid if at(d).per_core_bytes <= capacity), None)
-    recommended = next((d for d in valid if at(d).per_core_bytes <= limit_recommended), min_tp)
-    padded_candidates = [d for d in allowed if d not in valid and (min_tp is None or d < min_tp)]
+    per_core = {d: at(d).per_core_bytes for d in allowed}
+    order = tp_search_order(model, instance)
+    min_tp = next((d for d in order if per_core[d] <= capacity), None)
+    recommended = next((d for d in order if per_core[d] <= limit_recommended), min_tp)
+    min_unpadded = next(
+        (d for d in order if tp_is_valid(model, d) and per_core[d] <= capacity), None
+    )
     min_tp_padded = next(
         (
-            d
-            for d in padded_candidates
-            if footprint(model, chip, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
-                         seq_len=seq_len, tp=d, pad_heads=True).per_core_bytes <= capacity
+            d for d in order
+            if not tp_is_valid(model, d) and per_core[d] <= capacity
+            and (min_unpadded is None or d < min_unpadded)
         ),
         None,
     )
-    chosen = tp if tp is not None else (recommended if recommended is not None else valid[-1])
+    if tp is not None:
+        chosen = tp
+    elif recommended is not None:
+        chosen = recommended
+    else:  # nothing fits: show the degree with the least memory per core
+        chosen = min(allowed, key=lambda d: (per_core[d], d))
     used = at(chosen)
     fits = used.per_core_bytes <= capacity
 
     steps.add("params", "params", model.params, "")
     steps.add("bytes_per_param", "bits(dtype) / 8", dtypes.bits(dtype) / 8, "B")
-    steps.add("weights_bytes", "ceil(params × bits / 8)", used.weights_bytes, "B")
+    steps.add("tp_degree", "given" if tp is not None else "recommended TP", chosen, "cores")
+    steps.add("head_padding", "(−heads) mod t", used.head_padding, "heads")
+    steps.add(
+        "weights_bytes", "ceil((params + 2 · L · h · head_dim · head_padding) × bits / 8)",
+        used.weights_bytes, "B",
+    )
     steps.add("kv_rule", "t % kv_heads == 0 or kv_heads % t == 0 ? replicate : MHA", used.kv_rule)
     steps.add(
         "kv_heads_effective",
-        "replicate: max(kv_heads, t); MHA: heads; encoder: 0",
+        "replicate: max(kv_heads, t); MHA: heads + head_padding; encoder: 0",
         used.kv_heads_effective,
     )
     steps.add(
@@ -298,7 +312,6 @@ def fit(
     )
     steps.add("overhead_bytes", "overhead per core × t", used.overhead_bytes, "B")
     steps.add("total_bytes", "weights + KV + activations + overhead", used.total_bytes, "B")
-    steps.add("tp_degree", "given" if tp is not None else "recommended TP", chosen, "cores")
     steps.add(
         "per_core_bytes",
         "weights/t + KV per core + activations/t + overhead per core",
@@ -309,16 +322,20 @@ def fit(
     headroom = capacity - used.per_core_bytes
     steps.add("headroom_per_core_bytes", "capacity − per core", headroom, "B")
     steps.add("fits", "per core ≤ capacity", fits)
-    steps.add("min_tp_degree", "smallest allowed t that fits", min_tp, "cores")
+    steps.add(
+        "min_tp_degree", "smallest allowed t that fits (t dividing heads first, then padded)",
+        min_tp, "cores",
+    )
     steps.add(
         "min_tp_degree_with_head_padding",
-        "smaller allowed t that fits only with query heads padded to a multiple of t",
+        "smallest padded t that fits, if smaller than every unpadded t that fits",
         min_tp_padded,
         "cores",
     )
     steps.add(
         "recommended_tp_degree",
-        f"smallest allowed t with ≥ {RECOMMENDED_HEADROOM_FRACTION:.0%} headroom",
+        f"smallest allowed t with ≥ {RECOMMENDED_HEADROOM_FRACTION:.0%} headroom"
+        " (t dividing heads first, then padded)",
         recommended,
         "cores",
     )
@@ -364,6 +381,8 @@ def fit(
         headroom_per_core_bytes=headroom,
         headroom_fraction=headroom / capacity,
         tp_degree=chosen,
+        head_padding=used.head_padding,
+        heads_divisible=used.head_padding == 0,
         tp_given=tp is not None,
         tp_degrees_allowed=allowed,
         min_tp_degree=min_tp,

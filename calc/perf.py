@@ -11,7 +11,8 @@ For one model replica on t cores (per-core bandwidth BW, per-core peak P):
                held-out TP32 and TP64 rows by up to 129 %)
   time = max(t_mem, t_comp) + t_coll (+ t_fixed for prefill: per-request latency the roofline
   does not explain, e.g. graph launch and sampling); the larger roofline term names the bound.
-TPOT is evaluated at the mean context ctx = s_in + s_out / 2.
+TPOT is evaluated at the mean context ctx = s_in + s_out / 2. When t does not divide the heads,
+N_active and heads count the padded query heads (memory.head_padding), as the padded model runs.
 Per replica: tokens/s = b · s_out / (TTFT + (s_out − 1) · TPOT); the instance runs
 floor(cores / t) replicas. η_mem, η_comp and c_hop are data (bench/calibrate.py fits them on the
 published Inf2 measurements).
@@ -82,6 +83,16 @@ class Roofline:
         return "compute" if compute_s > memory_s else "bandwidth"
 
 
+def padded_active_params(model: ModelSpec, tp: int) -> int:
+    """Active parameters plus the zero query/output rows of padded heads (memory.head_padding):
+    padded heads are read and multiplied like real ones."""
+    return model.active_params + memory.padding_params(model, tp)
+
+
+def padded_attention_width(model: ModelSpec, tp: int) -> int:
+    return (model.heads + memory.head_padding(model, tp)) * model.head_dim
+
+
 def _bandwidth_per_core(instance: InstanceSpec) -> float:
     bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
     if bandwidth is None or bandwidth <= 0:
@@ -93,14 +104,14 @@ def decode_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, kv_dtype: str,
     batch: int, context: int,
 ) -> Roofline:
-    kv_heads_eff = memory.kv_heads_effective_padded(model, tp)
-    weights = dtypes.bytes_for(model.active_params, dtype) / tp
+    kv_heads_eff = memory.kv_heads_effective(model, tp)
+    weights = dtypes.bytes_for(padded_active_params(model, tp), dtype) / tp
     kv_read = dtypes.bytes_for(
         memory.kv_elements_per_head(model, batch, context) * (kv_heads_eff // tp), kv_dtype
     )
     _, peak = peak_flops_per_core(instance, dtype)
-    attention = 4 * model.layers * model.attention_width * context * batch
-    flops = 2 * model.active_params * batch + attention
+    attention = 4 * model.layers * padded_attention_width(model, tp) * context * batch
+    flops = 2 * padded_active_params(model, tp) * batch + attention
     return Roofline(
         memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
         compute_s=flops / (tp * peak),
@@ -111,11 +122,11 @@ def decode_roofline(
 def prefill_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int
 ) -> Roofline:
-    weights = dtypes.bytes_for(model.active_params, dtype) / tp
+    weights = dtypes.bytes_for(padded_active_params(model, tp), dtype) / tp
     _, peak = peak_flops_per_core(instance, dtype)
     flops = (
-        2 * model.active_params * batch * input_len
-        + 4 * model.layers * model.attention_width * input_len * input_len * batch
+        2 * padded_active_params(model, tp) * batch * input_len
+        + 4 * model.layers * padded_attention_width(model, tp) * input_len * input_len * batch
     )
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
@@ -186,6 +197,7 @@ def perf(
     steps = Derivation()
     steps.add("tp_degree", "given" if tp is not None else "recommended TP (memory fit)", tp_degree,
               "cores")
+    steps.add("head_padding", "(−heads) mod t", memory.head_padding(model, tp_degree), "heads")
     compute, peak = peak_flops_per_core(instance, dtype)
     steps.add("peak_flops_per_core", f"{compute} dense peak per core", peak, "FLOP/s")
     steps.add("bandwidth_per_core", "memory bandwidth per core", _bandwidth_per_core(instance),

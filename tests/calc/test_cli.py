@@ -71,8 +71,6 @@ def test_bad_input_exits_2_with_one_stderr_line_and_no_traceback() -> None:
         ["memory", "--model", "llama-3.1-8b", "--instance", "inf2.48xlarge", "--seq-len", "nan"],
         ["memory", "--model", "nope", "--instance", "inf2.48xlarge", "--seq-len", "5"],
         ["memory", "--model", "llama-3.1-8b", "--instance", "inf2.48xlarge", "--seq-len", "5",
-         "--tp", "24"],
-        ["memory", "--model", "llama-3.1-8b", "--instance", "inf2.48xlarge", "--seq-len", "5",
          "--tp", "7"],
         ["price", "--instance", "inf2.48xlarge", "--region", "atlantis-1"],
         ["memory", "--frobnicate"],

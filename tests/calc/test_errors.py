@@ -26,7 +26,6 @@ BASE = dict(model="llama-3.1-8b", instance="inf2.48xlarge", seq_len=128)
         ({"dtype": "fp12"}, "dtype", "unknown_choice"),
         ({"tp": 3}, "tp", "tp_not_allowed"),
         ({"tp": 48}, "tp", "tp_not_allowed"),
-        ({"tp": 24}, "tp", "heads_not_divisible"),
         ({"bogus": 1}, "bogus", "unknown_field"),
         ({"layers": 32}, "layers", "unknown_field"),
     ],
@@ -38,6 +37,12 @@ def test_memory_input_errors(overrides: dict[str, object], field: str, key: str)
     failure = error("memory", **params)
     assert (failure["field"], failure["key"]) == (field, key)
     assert failure["message"] and "\n" not in failure["message"]
+
+
+def test_training_memory_still_requires_heads_divisible_by_tp() -> None:
+    failure = error("train_memory", model="llama-3.1-8b", instance="trn1.32xlarge", seq_len=512,
+                    tp=3)
+    assert (failure["field"], failure["key"]) == ("tp", "heads_not_divisible")
 
 
 def test_architecture_errors() -> None:

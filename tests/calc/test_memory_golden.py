@@ -87,9 +87,39 @@ def test_gpu_instances_use_per_gpu_memory_and_gpu_overhead() -> None:
 
 # Source: Neuron SDK 2.18 inf2 decoder benchmarks (data/measurements.toml, e.g.
 # inf2-llama-2-70b-tp24-b1-128-128): transformers-neuronx runs Llama-2-70B (64 heads) at TP24 on
-# inf2.48xlarge by padding heads; NxD Inference requires heads % TP == 0 (feature guide).
-def test_llama_2_70b_on_inf2_fits_only_with_head_padding() -> None:
+# inf2.48xlarge; neuronx-distributed pads the query heads to a multiple of TP
+# (get_number_of_extra_heads = tp − heads mod tp) and replicates the 8 KV heads to 24
+# (get_shardable_head_counts, REPLICATE_TO_TP_DEGREE since 24 % 8 == 0).
+def test_llama_2_70b_on_inf2_fits_with_head_padding() -> None:
     result = run("memory", model="llama-2-70b", instance="inf2.48xlarge", seq_len=256)
-    assert result["fits"] is False
-    assert result["min_tp_degree"] is None
-    assert result["min_tp_degree_with_head_padding"] in (12, 24)
+    assert result["fits"] is True
+    assert result["heads_divisible"] is False
+    # TP 1, 2, 4, 8 divide 64 heads but 8 × 16 GiB cannot hold 140 GB of weights
+    assert result["min_tp_degree"] == result["min_tp_degree_with_head_padding"] == 12
+    assert result["head_padding"] == 72 - 64
+
+
+def test_llama_2_70b_at_tp24_pads_eight_query_heads_and_replicates_kv_to_24() -> None:
+    spec = data.model("llama-2-70b")
+    padded = run("memory", model="llama-2-70b", instance="inf2.48xlarge", seq_len=256, tp=24)
+    unpadded = run("memory", model="llama-2-70b", instance="inf2.48xlarge", seq_len=256, tp=8)
+    assert padded["head_padding"] == 8 and unpadded["head_padding"] == 0
+    assert padded["heads_divisible"] is False and unpadded["heads_divisible"] is True
+    # q and o projections: 8 extra heads × head_dim × hidden × 2 matrices × L layers, BF16
+    extra_params = 8 * spec.head_dim * spec.hidden * 2 * spec.layers
+    assert padded["weights_bytes"] - unpadded["weights_bytes"] == 2 * extra_params
+    assert padded["kv_rule"] == "replicate_to_tp_degree"
+    assert padded["kv_heads_per_core"] == 1
+    assert padded["kv_cache_bytes"] == 2 * spec.layers * spec.head_dim * 256 * 2 * 24
+    assert padded["fits"] is True and unpadded["fits"] is False
+
+
+# Same benchmark row: TTFT 76.6 ms, TPOT 32.9 ms at batch 1, 128 in / 128 out, TP24 (padded).
+def test_perf_runs_at_a_padded_tp_degree_near_the_published_row() -> None:
+    result = run("perf", model="llama-2-70b", instance="inf2.48xlarge", input_len=128,
+                 output_len=128, tp=24)
+    assert result["tp_degree"] == 24 and result["fits"] is True
+    assert abs(result["ttft_s"] - 0.0766) < 0.25 * 0.0766
+    assert abs(result["tpot_s"] - 0.0329) < 0.25 * 0.0329
+    assert any(step["key"] == "head_padding" and step["value"] == 8
+               for step in result["derivation"])

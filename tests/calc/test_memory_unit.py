@@ -1,10 +1,11 @@
 """Memory-fit rules on synthetic specs: the KV-head rule, encoders, MoE, TP choice."""
 
 import pytest
-from calc_helpers import synthetic_instance, synthetic_model
+from calc_helpers import synthetic_chip, synthetic_instance, synthetic_model
 
 from calc import memory
 from calc.errors import CalcError
+from calc.specs import InstanceSpec
 from calc.units import BYTES_PER_GIB
 
 
@@ -30,10 +31,57 @@ def test_kv_layout_follows_nxdi_rule(
     assert memory.kv_layout(model, tp) == (rule, kv_heads_eff)
 
 
-def test_kv_layout_rejects_heads_not_divisible_by_tp() -> None:
-    with pytest.raises(CalcError) as caught:
-        memory.kv_layout(synthetic_model(heads=32, kv_heads=8), 24)
-    assert caught.value.key == "heads_not_divisible"
+# neuronx-distributed modules/qkv_linear / gqa.py comment: tp_degree = 32,
+# num_attention_heads 56 -> 64, num_key_value_heads 8 -> 32 (REPLICATE_TO_TP_DEGREE).
+@pytest.mark.parametrize(
+    ("heads", "kv_heads", "tp", "padding", "rule", "kv_heads_eff"),
+    [
+        (56, 8, 32, 8, "replicate_to_tp_degree", 32),   # the neuronx-distributed example
+        (64, 8, 24, 8, "replicate_to_tp_degree", 24),   # Llama-2-70B on inf2 at TP24
+        (64, 8, 12, 8, "convert_to_mha", 72),           # 12 % 8 != 0: MHA on the padded layout
+        (32, 32, 24, 16, "convert_to_mha", 48),         # MHA model: K/V follow the padded Q
+        (32, 8, 8, 0, "replicate_to_tp_degree", 8),     # divisible: no padding
+    ],
+)
+def test_padded_layout_matches_neuronx_distributed_head_counts(
+    heads: int, kv_heads: int, tp: int, padding: int, rule: str, kv_heads_eff: int
+) -> None:
+    model = synthetic_model(heads=heads, kv_heads=kv_heads, hidden=heads * 128)
+    assert memory.head_padding(model, tp) == padding
+    assert (heads + padding) % tp == 0
+    assert memory.kv_layout(model, tp) == (rule, kv_heads_eff)
+    assert memory.padding_params(model, tp) == 2 * model.layers * model.hidden * 128 * padding
+
+
+def _inf2_like(chip_count: int) -> InstanceSpec:
+    """Synthetic instance with the inf2.48xlarge TP degrees (12 and 24 are not powers of two)."""
+    return InstanceSpec(id="inf2-like", family="synthetic", kind="neuron", chip=synthetic_chip(),
+                        chip_count=chip_count, tp_degrees=(1, 2, 4, 8, 12, 24))
+
+
+def test_unpadded_degree_is_preferred_when_a_smaller_padded_one_also_fits() -> None:
+    # 36 heads: TP 8 needs 4 padding heads, TP 12 divides. Weights sized so both fit.
+    model = synthetic_model(heads=36, kv_heads=4, hidden=36 * 128, params=60 * 10**9,
+                            active_params=60 * 10**9)
+    result = memory.fit(model, _inf2_like(12), dtype="bf16", kv_dtype=None, batch=1,
+                        seq_len=512)
+    padded_8 = memory.fit(model, _inf2_like(12), dtype="bf16", kv_dtype=None, batch=1,
+                          seq_len=512, tp=8)
+    assert padded_8.fits and padded_8.head_padding == 4 and not padded_8.heads_divisible
+    assert result.min_tp_degree == 12 and result.heads_divisible and result.head_padding == 0
+    assert result.min_tp_degree_with_head_padding == 8
+    assert result.recommended_tp_degree == 12
+
+
+def test_padded_degrees_are_used_when_no_unpadded_degree_fits() -> None:
+    # 64 heads: TP 1..8 divide but cannot hold 140 GB; TP 12 and 24 fit with padding
+    model = synthetic_model(heads=64, kv_heads=8, hidden=8192, layers=80,
+                            params=70 * 10**9, active_params=70 * 10**9)
+    result = memory.fit(model, _inf2_like(12), dtype="bf16", kv_dtype=None, batch=1,
+                        seq_len=256)
+    assert result.fits and result.min_tp_degree == 12
+    assert result.min_tp_degree_with_head_padding == 12
+    assert result.head_padding == 8 and result.heads_divisible is False
 
 
 def test_kv_cache_formula_is_gqa_aware() -> None:
