@@ -46,7 +46,10 @@ BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 <body><script type="module">
 const dir = new URL("{pyodide_dir}", location.href).href;
 const src = `import {{ loadPyodide }} from "${{dir}}pyodide.mjs";
-self.onmessage = async () => {{ await loadPyodide({{ indexURL: "${{dir}}" }}); postMessage("ok"); }};`;
+self.onmessage = async () => {{
+  await loadPyodide({{ indexURL: "${{dir}}" }});
+  postMessage("ok");
+}};`;
 const worker = new Worker(URL.createObjectURL(new Blob([src], {{type: "text/javascript"}})),
                           {{type: "module"}});
 worker.onmessage = () => {{ window.bareReadyMs = performance.now(); }};
@@ -156,6 +159,10 @@ def build_and_serve(config: str, site_dir: Path | None, port: int | None) -> tup
     return Site(base_url=base_url, site_dir=site_dir), server
 
 
+def _append(items: list[Any], item: Any) -> None:
+    items.append(item)
+
+
 def _bytes(requests: list[Any]) -> int:
     total = 0
     for request in requests:
@@ -192,13 +199,14 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             # calculator page: first result, DOMContentLoaded, ready, bytes
             context = browser.new_context()
             finished: list[Any] = []
-            context.on("requestfinished", lambda r: finished.append(r))
+            context.on("requestfinished", functools.partial(_append, finished))
             context.add_init_script(PROBE_JS)
             page = context.new_page()
             page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
             page.wait_for_function("window.__nfg.ready !== undefined", timeout=120_000)
             marks = page.evaluate("window.__nfg")
-            worker_ms = page.evaluate("document.querySelector('.nfg-calc').nfgWidget.client.readyMs")
+            worker_ms = page.evaluate(
+                "document.querySelector('.nfg-calc').nfgWidget.client.readyMs")
             ready_ms.append(float(marks["ready"]))
             first_ms.append(float(marks["first"]))
             dcl_ms.append(float(marks["dcl"]))
@@ -212,7 +220,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             # content page bytes
             context = browser.new_context()
             finished = []
-            context.on("requestfinished", lambda r: finished.append(r))
+            context.on("requestfinished", functools.partial(_append, finished))
             page = context.new_page()
             page.goto(site.base_url + content_page, wait_until="networkidle")
             content_bytes.append(_bytes(finished))

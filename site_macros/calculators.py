@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import json
 import math
-import posixpath
-from dataclasses import dataclass, field
-from html import escape
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import formatting
@@ -74,7 +73,6 @@ class Calculator:
     modes: tuple[Mode, ...]
     # published measurements to compare with, first one the engine can estimate is shown
     reference_measurements: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 _MODEL_PARAMS = ("model",) + ARCH_FIELDS
@@ -470,16 +468,12 @@ def render(name: str, env: Any) -> str:
         config_json=json.dumps(config, ensure_ascii=False, default=str).replace("</", "<\\/"),
         script_url=root + WIDGET_SCRIPT,
         css_url=root + WIDGET_CSS,
-        method_url=posixpath.join(root, lang if lang != "en" else "", "guide",
-                                  "how-calculators-work", ""),
-        json_value=lambda v: escape(json.dumps(v), quote=True),
     )
     return "\n".join(line for line in html.splitlines() if line.strip())
 
 
 def _template_env() -> Any:
     import jinja2
-    from pathlib import Path
 
     overrides = Path(__file__).resolve().parent.parent / "overrides"
     return jinja2.Environment(

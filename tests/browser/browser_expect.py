@@ -14,7 +14,6 @@ from urllib.parse import parse_qsl, urlsplit
 from babel.numbers import format_decimal
 
 from calc import api, data
-
 from site_macros.calculators import CALCULATORS, Calculator, Mode, build_params
 
 INT_RE = re.compile(r"^[+-]?\d+$")

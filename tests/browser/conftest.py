@@ -92,7 +92,8 @@ def _build(site_dir: Path, base_url: str) -> None:
     config = os.environ.get("NFG_MKDOCS_CONFIG", "mkdocs.yml")
     strict = ["--strict"] if config == "mkdocs.yml" else []
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", config, *strict, "--site-dir", str(site_dir)],
+        [sys.executable, "-m", "mkdocs", "build", "-f", config, *strict,
+         "--site-dir", str(site_dir)],
         cwd=ROOT, env=env, capture_output=True, text=True, check=False,
     )
     if proc.returncode != 0:

@@ -8,10 +8,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browser_expect import default_raw, error_message, expected_fields, query_values, same_value
 
 from calc import data
-
-from browser_expect import default_raw, error_message, expected_fields, query_values, same_value
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +39,8 @@ def page_url(base_url: str, lang: str, name: str, query: str = "") -> str:
 def shown_fields(page: Any) -> dict[str, str | None]:
     return dict(page.eval_on_selector_all(
         ".nfg-calc__outputs:not([hidden]) dd[data-field]",
-        "els => els.map(e => [e.dataset.field, e.hasAttribute('data-value') ? e.dataset.value : null])",
+        "els => els.map(e => [e.dataset.field,"
+        " e.hasAttribute('data-value') ? e.dataset.value : null])",
     ))
 
 
