@@ -56,7 +56,8 @@ def _label(lang: str, section: str, key: str) -> str:
 # Links to the sources page for a list of source ids (HTML: tables are raw HTML blocks)
 def source_links(env: Any, source_ids: list[str]) -> str:
     target = page.url_to(env, "reference/sources/")
-    return ", ".join(markdown.html_link(sid, f"{target}#{sid}") for sid in source_ids)
+    links = ", ".join(markdown.html_link(sid, f"{target}#{sid}") for sid in source_ids)
+    return f'<span class="nfg-sources">{links}</span>'
 
 
 # The on-demand price of an instance in PRICE_REGION with region and date, or "not published"

@@ -43,7 +43,8 @@ def not_published(reason: str, lang: str) -> str:
     if not reason:
         return f'<span class="nfg-missing">{label}</span>'
     escaped = html.escape(reason)
-    return f'<span class="nfg-missing" title="{escaped}">{label}</span> ({escaped})'
+    return (f'<span class="nfg-missing" title="{escaped}">{label}</span>'
+            f' <small class="nfg-missing-reason">({escaped})</small>')
 
 
 # A table cell for record[field]: formatted text wrapped with data-field/data-value for tests
