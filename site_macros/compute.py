@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 
@@ -21,11 +22,13 @@ def run(kind: str, **params: Any) -> dict[str, Any]:
     return result
 
 
+@cache  # pure function of the data; asked again by each language build (treat as read-only)
 def price(instance: str, region: str = "us-east-1", kind: str = "on-demand") -> dict[str, Any]:
     """Normalised price figures for one instance, region and price kind."""
     return run("price", instance=instance, region=region, price_kind=kind)
 
 
+@cache  # pure function of the data; the three language builds share one report
 def calibration_report() -> list[dict[str, Any]]:
     """calc's estimate vs measurement (and relative error) for each calibration/validation row."""
     import calc.calibration
