@@ -465,11 +465,34 @@ def render(name: str, env: Any) -> str:
         options=lambda control: _options(control, calc_spec),
         fmt=lambda value, unit: format_value(value, unit, lang, strings),
         reference=_reference(calc_spec, lang, strings),
+        chart_height=_chart_height(mode, responses),
         config_json=json.dumps(config, ensure_ascii=False, default=str).replace("</", "<\\/"),
         script_url=root + WIDGET_SCRIPT,
         css_url=root + WIDGET_CSS,
     )
     return "\n".join(line for line in html.splitlines() if line.strip())
+
+
+CHART_MIN_HEIGHT_PX = 180
+CHART_ROW_PX = 28
+CHART_PADDING_PX = 90
+
+
+def chart_height_px(rows: int) -> int:
+    """Height reserved for a horizontal bar chart (calc-chart.js uses the same rule): no layout
+    shift when the chart is drawn."""
+    return max(CHART_MIN_HEIGHT_PX, rows * CHART_ROW_PX + CHART_PADDING_PX)
+
+
+def _chart_height(mode: Mode, responses: dict[str, Any]) -> int:
+    if mode.chart == "price-compare":
+        compare = responses.get("compare", {})
+        rows = [r for r in compare.get("result", {}).get("rows", [])
+                if isinstance(r.get("usd_per_hour"), (int, float))] if compare.get("ok") else []
+        return chart_height_px(len(rows))
+    if mode.chart == "memory-breakdown":
+        return chart_height_px(2)
+    return chart_height_px(1)
 
 
 def _template_env() -> Any:
