@@ -1,14 +1,17 @@
 """Calibration of the speed model on published measurements, and its report for the site.
 
-fit(): on the rows with use = "calibration" (published Inf2 decoder benchmarks),
+Two independent sets of constants, one per instance kind (Neuron, GPU): each is fitted only on
+the rows with use = "calibration" whose instance has that kind (Neuron: published Inf2 decoder
+benchmarks; GPU: published GPU rows), and each row is estimated with the set of its own kind.
+fit(kind):
   1. decode: TPOT = x₁ · t_mem,ideal + x₂ · hops  — weighted least squares (weights 1/TPOT², i.e.
      relative error), closed form; η_mem = 1/x₁, c_hop = x₂;
   2. prefill: TTFT = max(t_mem, t_comp/η_comp) + t_coll + t_fixed with η_mem and c_hop fixed;
      for each η_comp on a grid of step 0.001 in (0, 1] the best t_fixed ≥ 0 is closed form
      (weighted least squares, weights 1/TTFT²); the pair with the least relative error wins.
 report(): estimate vs measured (TTFT, TPOT, output tokens/s per replica) and relative error for
-every calibration and validation row. Frameworks that pad heads (transformers-neuronx at TP24 with
-32 heads) are evaluated without the NxDI head-divisibility check.
+every calibration and validation row. Rows at a TP degree that does not divide the heads
+(transformers-neuronx at TP24) are evaluated with padded heads, as perf does.
 """
 
 from collections.abc import Mapping
@@ -16,18 +19,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import data, dtypes
-from .perf import Efficiency, Roofline, decode_roofline, prefill_roofline
+from .perf import Efficiency, Roofline, decode_roofline, efficiency_prefix, prefill_roofline
 from .specs import InstanceSpec, ModelSpec
 
 CALIBRATION = "calibration"
 VALIDATION = "validation"
 FITTED_BY = "bench/calibrate.py"
+KINDS = ("neuron", "gpu")
 FITTED_IDS = (
     "decode_memory_efficiency",
     "collective_hop_latency_s",
     "prefill_compute_efficiency",
     "prefill_fixed_latency_s",
 )
+
+
+def fitted_ids(kind: str) -> tuple[str, ...]:
+    """The assumption ids that hold the fitted constants of one instance kind."""
+    prefix = efficiency_prefix(kind)
+    return tuple(f"{prefix}{name}" for name in FITTED_IDS)
 SIGNIFICANT_DIGITS = 4
 _GRID_STEPS = 1000
 
@@ -111,11 +121,17 @@ def _round(value: float) -> float:
     return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
 
 
-def fit() -> Efficiency:
-    """Fit η_mem and c_hop (decode) then η_comp (prefill) on the calibration rows."""
-    rows = [c for c in cases((CALIBRATION,)) if c.tpot_s is not None]
+def _calibration_rows(kind: str) -> list[Case]:
+    return [
+        c for c in cases((CALIBRATION,)) if c.tpot_s is not None and c.instance.kind == kind
+    ]
+
+
+def fit(kind: str = "neuron") -> Efficiency:
+    """Fit η_mem and c_hop (decode) then η_comp (prefill) on the calibration rows of one kind."""
+    rows = _calibration_rows(kind)
     if len(rows) < 2:
-        raise LookupError("need at least two calibration rows with tpot_s")
+        raise LookupError(f"need at least two {kind} calibration rows with tpot_s")
     # weighted normal equations for y ≈ x1·a + x2·b with weight 1/y²
     saa = sab = sbb = say = sby = 0.0
     for case in rows:
@@ -150,23 +166,28 @@ def fit() -> Efficiency:
     return Efficiency(decode_memory, _round(best_eta), hop_latency, _round(best_fixed))
 
 
-def fitted_on() -> list[str]:
-    return [c.id for c in cases((CALIBRATION,)) if c.tpot_s is not None]
+def fitted_on(kind: str = "neuron") -> list[str]:
+    return [c.id for c in _calibration_rows(kind)]
 
 
 def _error(estimated: float, measured: float | None) -> float | None:
     return None if measured is None or measured == 0 else (estimated - measured) / measured
 
 
-def report(efficiency: Efficiency | None = None) -> list[dict[str, Any]]:
-    """One row per calibration / validation measurement: estimate, measurement, relative error."""
-    efficiency = efficiency or Efficiency.from_data()
+def report(efficiencies: Mapping[str, Efficiency] | None = None) -> list[dict[str, Any]]:
+    """One row per calibration / validation measurement: estimate (with the constants of the
+    row's instance kind; stored ones unless given), measurement, relative error."""
+    chosen = dict(efficiencies or {})
     rows: list[dict[str, Any]] = []
     for case in cases():
-        estimated = estimate(case, efficiency)
+        kind = case.instance.kind
+        if kind not in chosen:
+            chosen[kind] = Efficiency.from_data(kind)
+        estimated = estimate(case, chosen[kind])
         row: dict[str, Any] = {
             "id": case.id,
             "use": case.use,
+            "kind": kind,
             "model": case.model.id,
             "instance": case.instance.id,
             "tp": case.tp,

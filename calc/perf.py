@@ -14,8 +14,9 @@ For one model replica on t cores (per-core bandwidth BW, per-core peak P):
 TPOT is evaluated at the mean context ctx = s_in + s_out / 2. When t does not divide the heads,
 N_active and heads count the padded query heads (memory.head_padding), as the padded model runs.
 Per replica: tokens/s = b · s_out / (TTFT + (s_out − 1) · TPOT); the instance runs
-floor(cores / t) replicas. η_mem, η_comp and c_hop are data (bench/calibrate.py fits them on the
-published Inf2 measurements).
+floor(cores / t) replicas. η_mem, η_comp, c_hop and t_fixed are data, one set per instance kind:
+bench/calibrate.py fits the Neuron set on published Inf2 measurements and the GPU set (gpu_*) on
+published GPU measurements.
 """
 
 from dataclasses import dataclass, fields
@@ -39,13 +40,21 @@ class Efficiency:
     prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
 
     @staticmethod
-    def from_data() -> "Efficiency":
+    def from_data(kind: str = "neuron") -> "Efficiency":
+        """The fitted constants for one accelerator kind: neuron (ids as named) or gpu
+        (the same ids with a ``gpu_`` prefix, fitted on the GPU calibration rows)."""
+        prefix = efficiency_prefix(kind)
         return Efficiency(
-            decode_memory=data.assumption_value("decode_memory_efficiency"),
-            prefill_compute=data.assumption_value("prefill_compute_efficiency"),
-            collective_hop_latency_s=data.assumption_value("collective_hop_latency_s"),
-            prefill_fixed_latency_s=data.assumption_value("prefill_fixed_latency_s"),
+            decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
+            prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
+            collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
+            prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
         )
+
+
+def efficiency_prefix(kind: str) -> str:
+    """Assumption-id prefix of the speed constants for an instance kind (neuron | gpu)."""
+    return "gpu_" if kind == "gpu" else ""
 
 
 def allreduce_steps(tp: int) -> int:
@@ -187,7 +196,7 @@ def perf(
 ) -> PerfResult:
     if not model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": model.id})
-    efficiency = efficiency or Efficiency.from_data()
+    efficiency = efficiency or Efficiency.from_data(instance.kind)
     kv_dtype = kv_dtype or dtypes.default_kv_dtype(dtype)
     fit = memory.fit(
         model, instance, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
