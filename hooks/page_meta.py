@@ -31,15 +31,23 @@ def absolute(site_url: str, link: str) -> str:
     return urljoin(site_url, "" if link in (".", "./") else link)
 
 
-# after mkdocs-static-i18n (priority 50) has made config.extra.alternate contextual
-@event_priority(-100)
-def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
+def language_roots(config: Any) -> list[dict[str, str]]:
+    """Absolute URL of each language's home, from mkdocs-static-i18n's language switcher config."""
     site_url = config.site_url or "http://127.0.0.1:8000/"
-    # mkdocs-static-i18n sets the attribute (config.extra.alternate), as Jinja reads it
-    alternates = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or []
+    i18n = config.plugins.get("i18n")
+    alternates = getattr(i18n, "extra_alternate", None) or config.extra.get("alternate") or []
     links = [{"lang": alt["lang"], "href": absolute(site_url, alt["link"])} for alt in alternates]
     default = next((link for link in links if link["lang"] == "en"), None)
     if default:
         links.append({"lang": "x-default", "href": default["href"]})
-    context["nfg_hreflang"] = links
+    return links
+
+
+# The <link rel="alternate" hreflang> tags point at the language homes, not at the same page in
+# the other language: Material fetches `<alternate href>/sitemap.xml` for each of them (to keep the
+# reader on the same page when switching), so page-level alternates would 404 on every page.
+# The header's language switcher is still contextual (mkdocs-static-i18n rewrites its links).
+@event_priority(-100)
+def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
+    context["nfg_hreflang"] = language_roots(config)
     return context

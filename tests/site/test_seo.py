@@ -50,10 +50,12 @@ def test_hreflang_links_are_absolute_and_resolve(built_site):
                 bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} is not absolute")
             elif not (site_dir / href[len(base_url):] / "index.html").is_file():
                 bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} does not exist")
+            elif not (site_dir / href[len(base_url):] / "sitemap.xml").is_file():
+                bad.append(f"{path.relative_to(site_dir)}: {href}sitemap.xml (Material fetches it)")
         own = alternates[lang_of(site_dir, path)]
-        if own != base_url + path.parent.relative_to(site_dir).as_posix().strip(".") + (
-                "/" if path.parent != site_dir else ""):
-            bad.append(f"{path.relative_to(site_dir)}: own alternate {own} is not this page")
+        home = base_url + ("" if lang_of(site_dir, path) == "en" else lang_of(site_dir, path) + "/")
+        if own != home:  # language homes: Material fetches <alternate>/sitemap.xml
+            bad.append(f"{path.relative_to(site_dir)}: own alternate {own} is not {home}")
     assert bad == []
 
 
