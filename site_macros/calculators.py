@@ -20,6 +20,7 @@ from . import formatting
 from .page import lang as page_lang
 
 WIDGET_SCRIPT = "assets/js/calc-widget.js"
+BOOT_SCRIPT = "assets/js/calc-boot.js"
 WIDGET_CSS = "assets/css/calc.css"
 DTYPES = ("bf16", "fp16", "fp8", "int8", "int4", "fp32")
 CUSTOM_MODEL = "custom"
@@ -468,6 +469,7 @@ def render(name: str, env: Any) -> str:
         chart_height=_chart_height(mode, responses),
         config_json=json.dumps(config, ensure_ascii=False, default=str).replace("</", "<\\/"),
         script_url=root + WIDGET_SCRIPT,
+        boot_url=root + BOOT_SCRIPT,
         css_url=root + WIDGET_CSS,
     )
     return "\n".join(line for line in html.splitlines() if line.strip())
