@@ -315,6 +315,18 @@ def format_value(value: Any, unit: str, lang: str, strings: dict[str, Any]) -> s
     return formatting.number(value, lang, decimals=0 if float(value).is_integer() else 2)
 
 
+def missing_text(response: dict[str, Any] | None, strings: dict[str, Any],
+                 reasons: dict[str, str]) -> str | None:
+    """'not published: <reason>' for a null figure whose result says why (mirrors the JS)."""
+    if not response or not response.get("ok"):
+        return None
+    key = response["result"].get("price_missing_reason") or response["result"].get(
+        "peak_missing_reason")
+    if not key:
+        return None
+    return f"{strings['result']['not_published']}: {reasons.get(key, key)}"
+
+
 # ---------------------------------------------------------------------------------------------
 # Rendering
 
@@ -448,7 +460,7 @@ def render(name: str, env: Any) -> str:
         "errors": errors_i18n.get("error", {}),
         "fieldLabels": {**errors_i18n.get("input", {}), **strings.get("input", {})},
         "steps": steps_i18n.get("step", {}),
-        "resultLabels": steps_i18n.get("field", {}),
+        "reasons": steps_i18n.get("reason", {}),
         "bounds": steps_i18n.get("bound", {}),
         "prerendered": {"mode": mode.id, "values": values, "responses": responses},
     }
@@ -461,10 +473,12 @@ def render(name: str, env: Any) -> str:
         responses=responses,
         strings=strings,
         steps=steps_i18n.get("step", {}),
-        result_labels=steps_i18n.get("field", {}),
+        result_labels={**steps_i18n.get("step", {}), **steps_i18n.get("field", {})},
+        missing=lambda response: missing_text(response, strings, steps_i18n.get("reason", {})),
         input_label=lambda n: _input_label(n, strings, errors_i18n),
         options=lambda control: _options(control, calc_spec),
-        fmt=lambda value, unit: format_value(value, unit, lang, strings),
+        fmt=lambda value, unit: (steps_i18n.get("bound", {}).get(value, value) if unit == "text"
+                                 else format_value(value, unit, lang, strings)),
         reference=_reference(calc_spec, lang, strings),
         chart_height=_chart_height(mode, responses),
         config_json=json.dumps(config, ensure_ascii=False, default=str).replace("</", "<\\/"),

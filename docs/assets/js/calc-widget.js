@@ -231,10 +231,20 @@ class CalculatorWidget {
       }
       let text = formatValue(value, output.unit, this.config.lang, this.config.strings);
       if (output.unit === "text" && value in this.config.bounds) text = this.config.bounds[value];
+      const missing = this.missingText(response);
+      if ((value === undefined || value === null) && missing) text = missing;
       dd.textContent = text;
     }
     this.renderMath(result);
     this.renderChart(result);
+  }
+
+  // "not published: <reason>" when a figure is null and the result says why
+  missingText(response) {
+    if (!response || !response.ok) return null;
+    const key = response.result.price_missing_reason || response.result.peak_missing_reason;
+    if (!key) return null;
+    return `${this.config.strings.result.not_published}: ${this.config.reasons[key] || key}`;
   }
 
   renderMath(result) {
