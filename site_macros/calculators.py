@@ -324,6 +324,8 @@ def missing_text(response: dict[str, Any] | None, strings: dict[str, Any],
         "peak_missing_reason")
     if not key:
         return None
+    if key == "not_published":
+        return str(strings["result"]["not_published"])
     return f"{strings['result']['not_published']}: {reasons.get(key, key)}"
 
 

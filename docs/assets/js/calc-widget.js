@@ -244,6 +244,7 @@ class CalculatorWidget {
     if (!response || !response.ok) return null;
     const key = response.result.price_missing_reason || response.result.peak_missing_reason;
     if (!key) return null;
+    if (key === "not_published") return this.config.strings.result.not_published;
     return `${this.config.strings.result.not_published}: ${this.config.reasons[key] || key}`;
   }
 
