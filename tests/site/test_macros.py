@@ -1,0 +1,93 @@
+"""Unit checks of the macros against the data, without a site build (fake page objects)."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+
+import calc.data
+from site_macros import facts, markdown, page, tables, values
+
+pytestmark = pytest.mark.site
+
+
+def env_for(src_uri: str = "en/guide/memory.md", locale: str = "en") -> SimpleNamespace:
+    return SimpleNamespace(page=SimpleNamespace(file=SimpleNamespace(src_uri=src_uri,
+                                                                     locale=locale)))
+
+
+def _unpublished_price() -> dict:
+    return next(p for p in calc.data.records("prices")
+                if "usd_per_hour" not in p and p["region"] == "us-east-1")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_unpublished_price_says_so_with_the_reason(lang):
+    record = _unpublished_price()
+    text = facts.fact(env_for(locale=lang), "price", record["instance"], "usd_per_hour")
+    label = calc.data.i18n(lang, "site")["text"]["not_published"]
+    assert label in text
+    assert values.html.escape(record["usd_per_hour_missing"]) in text
+
+
+def test_fact_formats_a_published_figure_with_its_unit():
+    chip = next(c for c in calc.data.records("chips") if "memory_gib" in c)
+    text = facts.fact(env_for(), "chip", chip["id"], "memory_gib")
+    assert text == f"{chip['memory_gib']:,}\u00a0GiB"
+
+
+def test_fact_rejects_unknown_kinds_and_fields():
+    with pytest.raises(facts.UnknownFactError):
+        facts.fact(env_for(), "planet", "x", "y")
+    chip = calc.data.records("chips")[0]["id"]
+    with pytest.raises(facts.UnknownFactError):
+        facts.fact(env_for(), "chip", chip, "no_such_field")
+
+
+def test_cite_links_to_the_sources_page_relative_to_the_page():
+    source = calc.data.records("sources")[0]["id"]
+    assert facts.cite(env_for("ja/guide/memory.md", "ja"), source) == (
+        f"[[{source}]](../reference/sources.md#{source})")
+    assert facts.cite(env_for("en/index.md"), source).endswith(f"(reference/sources.md#{source})")
+    with pytest.raises(KeyError):
+        facts.cite(env_for(), "no-such-source")
+
+
+def test_table_urls_are_relative_directory_urls():
+    assert page.url_to(env_for("es/reference/instances.md", "es"), "reference/sources/") == (
+        "../sources/")
+    assert page.url_to(env_for("en/index.md"), "reference/sources/") == "reference/sources/"
+
+
+def test_instances_table_carries_the_data_values():
+    env = env_for("ja/reference/instances.md", "ja")
+    family = tables.families()[0]
+    html = tables.instances_table(env, family)
+    members = [r for r in calc.data.records("instances") if r["family"] == family]
+    shown = re.findall(r'data-field="chip_count" data-value="([^"]+)"', html)
+    assert [float(v) for v in shown] == [float(r["chip_count"]) for r in members]
+
+
+def test_table_macro_leaves_a_marker_and_keeps_the_html_on_the_page():
+    env = env_for()
+    marker = markdown.stash(env, "<table><tr><td>x</td></tr></table>")
+    key = re.search(r"nfg-block:([0-9a-f]{16})", marker)
+    assert key and env.page.nfg_blocks[key.group(1)].startswith("<table>")
+
+
+def test_html_blocks_hook_swaps_markers_and_registers_anchors():
+    from hooks import html_blocks
+
+    env = env_for()
+    marker = markdown.stash(env, '<table><tr><td><span id="src-a">a</span></td></tr></table>')
+    env.page.present_anchor_ids = set()
+    out = html_blocks.on_page_content(f"<p>x</p>{marker.strip()}", env.page, None, None)
+    assert '<span id="src-a">' in out and "nfg-block" not in out
+    assert "src-a" in env.page.present_anchor_ids
+    with pytest.raises(html_blocks.MissingBlockError):
+        html_blocks.on_page_content("<!-- nfg-block:0123456789abcdef -->",
+                                    SimpleNamespace(nfg_blocks={"x": "y"},
+                                                    file=SimpleNamespace(src_uri="p.md")),
+                                    None, None)
