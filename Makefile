@@ -38,6 +38,7 @@ $(VENV)/.stamp-pip: $(VENV)/.stamp-python pyproject.toml
 	touch $@
 
 node_modules/.stamp-npm: package.json package-lock.json
+	command -v npm >/dev/null || { apt-get update && apt-get install -y nodejs npm; }
 	npm ci --no-audit --no-fund
 	touch $@
 
