@@ -161,12 +161,21 @@ def instances_table(env: Any, family: str) -> str:
 
 
 def _normalised(env: Any, instance_id: str, region: str, kind: str = "on-demand") -> list[str]:
+    """$/h and the normalised prices from calc; a missing price gives its reason once ($/h) and
+    the bare label in the derived columns."""
     lang = page.lang(env)
     result = compute.price(instance_id, region, kind)
-    reason = str(result.get("price_missing_reason") or "")
-    return [values.computed_cell(result.get(name), name, lang, reason)
-            for name in ("usd_per_hour", "usd_per_chip_hour", "usd_per_gib_hour",
-                         "usd_per_bf16_pflop_hour")]
+    reason = str(result.get("price_missing_note") or result.get("price_missing_reason") or "")
+    cells = []
+    for name in ("usd_per_hour", "usd_per_chip_hour", "usd_per_gib_hour",
+                 "usd_per_bf16_pflop_hour"):
+        value = result.get(name)
+        if value is None and reason:
+            cells.append(values.not_published(reason if not cells else "", lang))
+        else:
+            peak_reason = str(result.get("peak_missing_reason") or "")
+            cells.append(values.computed_cell(value, name, lang, peak_reason))
+    return cells
 
 
 def neuron_vs_gpu_table(env: Any) -> str:
