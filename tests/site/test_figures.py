@@ -105,3 +105,18 @@ def test_japanese_page_example_figures(built_site):
             rows.setdefault(row[0], row)
     assert "384 GiB" in rows["inf2.48xlarge"]
     assert any(c.startswith("$21.50/時間 (us-east-1、") for c in rows["trn1.32xlarge"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sources_page_has_an_anchor_per_source(built_site, lang):
+    ids = parse(_page(built_site, lang, "sources")).ids
+    missing = [s["id"] for s in calc.data.records("sources") if s["id"] not in ids]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_page_lists_every_term_in_its_language(built_site, lang):
+    rows = {row[0]: row[1] for row in table_rows(_page(built_site, lang, "glossary"))
+            if len(row) == 2}
+    for term in calc.data.records("glossary"):
+        assert " ".join(str(term[lang]).split()) == rows[term["abbr"]]
