@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime
 import html
+from functools import cache
 from typing import Any
 
 from . import data, formatting, units
 
 
-# Text of a number with its unit, in the page language ("384 GiB", "$21.50/h")
+# Text of a number with its unit, in the page language ("384 GiB", "$21.50/h"); the same figures
+# recur in many tables and in three languages, so the text is cached
+@cache
 def with_unit(value: float | int, field: str, lang: str) -> str:
     labels = data.labels(lang)["unit"]
     if units.is_money(field):
