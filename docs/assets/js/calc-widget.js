@@ -142,15 +142,31 @@ class CalculatorWidget {
       this.statusText.textContent = strings[status.stage] || strings.loading;
     } else if (status.state === "ready") {
       this.statusText.textContent = strings.ready;
-      this.compute().then(() => {
+      const computed = this.compute();
+      const markReady = () => {
         this.root.dataset.state = "ready";
         delete this.root.dataset.stage;
-      });
+      };
+      // Inputs still at the prerendered defaults: the shown result is already what calc.api
+      // returns for them (same code at build time), so the page is live at once; the compute
+      // above only warms Python up. Otherwise ready waits for the result of the new inputs.
+      if (this.inputsArePrerendered()) markReady();
+      else computed.then(markReady);
     } else if (status.state === "failed") {
       this.root.dataset.state = "failed";
       this.root.dataset.stage = status.stage || "";
       this.statusText.textContent = strings.failed;
     }
+  }
+
+  inputsArePrerendered() {
+    const raw = this.rawValues();
+    const defaults = this.lastGood === this.config.prerendered ? this.config.defaults : null;
+    if (!defaults) return false;
+    return Object.entries(raw).every(([name, value]) => {
+      const preset = defaults[name];
+      return value === (preset === null || preset === undefined ? "" : String(preset));
+    });
   }
 
   onInput() {
