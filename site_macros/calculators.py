@@ -21,7 +21,8 @@ from .page import lang as page_lang
 
 WIDGET_SCRIPT = "assets/js/calc-widget.js"
 BOOT_SCRIPT = "assets/js/calc-boot.js"
-WIDGET_CSS = "assets/css/calc.css"
+# inlined into the widget: one render-blocking request less on calculator pages
+WIDGET_CSS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "css" / "calc.css"
 DTYPES = ("bf16", "fp16", "fp8", "int8", "int4", "fp32")
 CUSTOM_MODEL = "custom"
 ARCH_FIELDS = ("params", "layers", "hidden", "heads", "kv_heads", "head_dim", "intermediate",
@@ -486,9 +487,13 @@ def render(name: str, env: Any) -> str:
         config_json=json.dumps(config, ensure_ascii=False, default=str).replace("</", "<\\/"),
         script_url=root + WIDGET_SCRIPT,
         boot_url=root + BOOT_SCRIPT,
-        css_url=root + WIDGET_CSS,
+        css_text=_widget_css(),
     )
     return "\n".join(line for line in html.splitlines() if line.strip())
+
+
+def _widget_css() -> str:
+    return " ".join(WIDGET_CSS.read_text(encoding="utf-8").split()).replace("</", "<\\/")
 
 
 CHART_MIN_HEIGHT_PX = 180
