@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -34,3 +36,32 @@ def calibration_report() -> list[dict[str, Any]]:
     import calc.calibration
 
     return calc.calibration.report()
+
+
+CALIBRATION_KINDS = ("neuron", "gpu")
+CALIBRATION_USES = ("calibration", "validation")
+CALIBRATION_FIELDS = ("ttft_s", "tpot_s", "output_tokens_per_s")
+CALIBRATION_STATS: dict[str, Callable[[list[float]], float]] = {"median": statistics.median,
+                                                                 "max": max}
+
+
+class CalibrationSummaryError(ValueError):
+    """calibration_summary() was asked for an unknown kind/use/field/stat or an empty set."""
+
+
+def calibration_error_summary(kind: str, use: str, field: str, stat: str = "median") -> float:
+    """The median or max |relative error| of calc's estimates against the measurements of one
+    instance kind and use (the rows of calc.calibration.report(); nothing is recomputed here)."""
+    for name, value, allowed in (("kind", kind, CALIBRATION_KINDS), ("use", use, CALIBRATION_USES),
+                                 ("field", field, CALIBRATION_FIELDS),
+                                 ("stat", stat, tuple(CALIBRATION_STATS))):
+        if value not in allowed:
+            raise CalibrationSummaryError(f"calibration_summary {name}={value!r}: not one of "
+                                          f"{allowed}")
+    errors = [abs(row[f"{field}_error"]) for row in calibration_report()
+              if row["kind"] == kind and row["use"] == use
+              and row.get(f"{field}_error") is not None]
+    if not errors:
+        raise CalibrationSummaryError(f"calc.calibration.report() has no {kind} {use} rows with "
+                                      f"{field}")
+    return float(CALIBRATION_STATS[stat](errors))

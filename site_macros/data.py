@@ -33,6 +33,11 @@ def labels(lang: str) -> dict[str, dict[str, str]]:
     return calc.data.i18n(lang, "site")
 
 
+def reasons(lang: str) -> dict[str, str]:
+    """calc's reason-key labels (data/i18n/<lang>/steps.toml [reason], owned by calc)."""
+    return dict(calc.data.i18n(lang, "steps").get("reason", {}))
+
+
 def field(record: Record, path: str) -> Any:
     """A possibly dotted field (`dense_tflops.bf16`); None when absent."""
     value: Any = record

@@ -33,7 +33,7 @@ def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east
     else:
         raise UnknownFactError(f"fact kind {kind!r} is not one of {sorted(KIND_FILES)} or price")
     if kind == "assumption" and field == "value":
-        return values.display(record["value"], "", lang) + f"\u00a0{record.get('unit', '')}"
+        return values.assumption_value(record["value"], str(record.get("unit", "")), lang)
     value = data.field(record, field)
     if value is None:
         reason = data.missing_reason(record, field)

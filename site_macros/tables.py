@@ -71,7 +71,7 @@ def price_with_date(env: Any, instance_id: str) -> str:
             return data.labels(lang)["text"]["price_at"].format(
                 price=values.cell(rec, "usd_per_hour", lang), region=rec["region"],
                 date=values.display(rec["as_of"], "as_of", lang))
-    return values.not_published(data.labels(lang)["text"]["no_price_record"], lang)
+    return values.not_published(data.labels(lang)["text"]["no_price_record"], lang, lang)
 
 
 CHIP_COLUMNS = (
@@ -166,7 +166,7 @@ def _normalised(env: Any, instance_id: str, region: str, kind: str = "on-demand"
     lang = page.lang(env)
     result = compute.price(instance_id, region, kind)
     reason = str(result.get("price_missing_note") or result.get("price_missing_reason") or "")
-    cells = []
+    cells: list[str] = []
     for name in ("usd_per_hour", "usd_per_chip_hour", "usd_per_gib_hour",
                  "usd_per_bf16_pflop_hour"):
         value = result.get(name)
@@ -247,7 +247,8 @@ def _error_cell(value: float | None, lang: str) -> str:
 def calibration_table(env: Any) -> str:
     """Estimate vs published measurement for every calibration/validation row (calc.calibration)."""
     lang = page.lang(env)
-    headers = _headers(["model", "instance", "tp", "batch", "input_len", "output_len", "use",
+    headers = _headers(["model", "instance", "kind", "tp", "batch", "input_len", "output_len",
+                        "use",
                         "ttft_measured", "ttft_estimated", "ttft_error",
                         "tpot_measured", "tpot_estimated", "tpot_error"], lang)
     rows = []
@@ -258,10 +259,18 @@ def calibration_table(env: Any) -> str:
                         values.computed_cell(row.get(f"{name}_estimated"), name, lang),
                         _error_cell(row.get(f"{name}_error"), lang)]
         rows.append([_model_name(row["model"]), markdown.code(row["instance"]),
+                     _label(lang, "kind", row["kind"]),
                      *(html.escape(values.display(row[k], k, lang))
                        for k in ("tp", "batch", "input_len", "output_len")),
                      _label(lang, "use", row["use"]), *figures])
     return markdown.table(headers, rows)
+
+
+def calibration_summary(env: Any, kind: str, use: str, field: str, stat: str = "median") -> str:
+    """The median or max absolute relative error of calc's estimates (kind: neuron | gpu; use:
+    calibration | validation; field: ttft_s | tpot_s | output_tokens_per_s), e.g. "12.3%"."""
+    value = compute.calibration_error_summary(kind, use, field, stat)
+    return formatting.percent(value, page.lang(env), 1)
 
 
 def _compact(value: int, lang: str) -> str:
@@ -327,8 +336,9 @@ def claims_table(env: Any) -> str:
         correct = rec.get("correct")
         shown = (fact(env, correct["kind"], correct["id"], correct["field"]) if correct
                  else data.labels(lang)["text"]["not_applicable"])
+        topic = rec["topic" if lang == "en" else f"topic_{lang}"]
         rows.append([_label(lang, "seed", rec["seed"]), html.escape(f"«{rec['quote']}»"),
-                     html.escape(rec["topic"]), _label(lang, "verdict", rec["verdict"]), shown,
+                     html.escape(topic), _label(lang, "verdict", rec["verdict"]), shown,
                      html.escape(rec[f"explanation_{lang}"]), source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 
@@ -348,3 +358,6 @@ def register(env: Any) -> None:
     for name, render in tables.items():
         env.macro(block(render), name)
     env.macro(families, "instance_families")
+    env.macro(lambda kind, use, field, stat="median": calibration_summary(env, kind, use, field,
+                                                                          stat),
+              "calibration_summary")

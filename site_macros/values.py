@@ -20,8 +20,46 @@ def with_unit(value: float | int, field: str, lang: str) -> str:
         suffix_key = units.MONEY_FIELDS[field.split(".", 1)[0]]
         return formatting.usd(value, lang, decimals) + (labels[suffix_key] if suffix_key else "")
     key = units.unit_key(field)
-    text = formatting.number(value, lang)
-    return f"{text}\u00a0{labels[key]}" if key else text
+    if key == "bytes":
+        return byte_size(value, lang)
+    return joined(formatting.number(value, lang), labels[key] if key else "")
+
+
+# A number and its unit label: a no-break space between, none before a "/rate" label ("627/s")
+def joined(number_text: str, unit_label: str) -> str:
+    if not unit_label:
+        return number_text
+    return number_text + unit_label if unit_label.startswith("/") else (
+        f"{number_text}\u00a0{unit_label}")
+
+
+BYTES_PER_MIB = 2**20
+BYTES_PER_GIB = 2**30
+
+
+# A byte count in the binary unit that keeps it readable: B below 1 MiB, MiB below 1 GiB, else GiB
+# (display scaling only, the same powers of two as calc.units)
+def byte_size(value: float | int, lang: str) -> str:
+    labels = data.labels(lang)["unit"]
+    if abs(value) >= BYTES_PER_GIB:
+        scaled, key = value / BYTES_PER_GIB, "gib"
+    elif abs(value) >= BYTES_PER_MIB:
+        scaled, key = value / BYTES_PER_MIB, "mib"
+    else:
+        scaled, key = value, "bytes"
+    return joined(formatting.number(scaled, lang), labels[key])
+
+
+# An assumption's value with its unit (data/assumptions.toml `unit`) in the page language
+def assumption_value(value: Any, unit: str, lang: str) -> str:
+    shown = units.assumption_unit(unit)
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return display(value, "", lang)
+    if shown == "bytes":
+        return byte_size(value, lang)
+    if shown == "percent":
+        return formatting.percent(value, lang, formatting.auto_decimals(round(value * 100, 9)))
+    return joined(formatting.number(value, lang), data.labels(lang)["unit"][shown])
 
 
 # Any data value as display text (numbers with units, dates, lists, booleans, plain text)
@@ -40,14 +78,31 @@ def display(value: Any, field: str, lang: str) -> str:
     return data.labels(lang).get("value", {}).get(str(value), str(value))
 
 
-# "not published" in the page language, plus the reason the data gives
-def not_published(reason: str, lang: str) -> str:
+# Reason keys calc gives instead of a text (`price_missing_reason`, `peak_missing_reason`) are
+# translated with data/i18n/<lang>/steps.toml [reason]; "not_published" adds nothing to the label
+REASON_KEY_NOT_PUBLISHED = "not_published"
+
+
+def _reason_text(reason: str, lang: str) -> tuple[str, str]:
+    """(text, its language) of a missing-figure reason: a calc reason key in the page
+    language, else the data's English text."""
+    if reason == REASON_KEY_NOT_PUBLISHED:
+        return "", lang
+    keyed = data.reasons(lang).get(reason)
+    return (str(keyed), lang) if keyed else (reason, "en")
+
+
+# "not published" in the page language, then the reason (data text is English: marked lang="en"
+# on ja/es pages so screen readers and translators treat it as English)
+@cache
+def not_published(reason: str, lang: str, reason_lang: str | None = None) -> str:
     label = data.labels(lang)["text"]["not_published"]
-    if not reason:
+    text, text_lang = (reason, reason_lang) if reason_lang else _reason_text(reason, lang)
+    if not text:
         return f'<span class="nfg-missing">{label}</span>'
-    escaped = html.escape(reason)
-    return (f'<span class="nfg-missing" title="{escaped}">{label}</span>'
-            f' <small class="nfg-missing-reason">({escaped})</small>')
+    lang_attr = f' lang="{text_lang}"' if text_lang != lang else ""
+    return (f'<span class="nfg-missing">{label}</span>'
+            f' <small class="nfg-missing-reason"{lang_attr}>({html.escape(text)})</small>')
 
 
 # A table cell for record[field]: formatted text wrapped with data-field/data-value for tests

@@ -22,8 +22,8 @@ SEEDS = ("en-notes", "ja-deck", "en-reinvent", "es-blog")
 SEED_FILE_PREFIX = {"en-notes": "000_", "ja-deck": "001_", "en-reinvent": "002_",
                     "es-blog": "003_"}
 VERDICTS = {"confirmed", "partly", "wrong", "outdated", "not-found"}
-REQUIRED = ("id", "seed", "quote", "topic", "verdict", "explanation_en", "explanation_ja",
-            "explanation_es", "sources")
+REQUIRED = ("id", "seed", "quote", "topic", "topic_ja", "topic_es", "verdict", "explanation_en",
+            "explanation_ja", "explanation_es", "sources")
 OPTIONAL = ("correct",)
 # correct.kind -> calc.data record name (price: the on-demand us-east-1 record of an instance,
 # as fact() renders it)
