@@ -58,10 +58,15 @@ def set_input(page: Any, name: str, value: str) -> None:
         page.fill(selector, value)
 
 
-def wait_recomputed(page: Any, before: str | None) -> None:
+def wait_shown_for(page: Any, field: str, value: str) -> None:
+    """Until the result for field=value is shown (the URL is written after each shown result)."""
     page.wait_for_function(
-        "before => document.querySelector('.nfg-calc').dataset.computed !== before",
-        arg=before, timeout=10_000)
+        "([f, v]) => new URLSearchParams(location.search).get(f) === v",
+        arg=[field, value], timeout=10_000)
+
+
+def wait_mounted(page: Any) -> None:
+    page.wait_for_selector(".nfg-calc[data-mounted]", state="attached", timeout=10_000)
 
 
 def assert_matches_cpython(page: Any, name: str) -> None:
@@ -102,9 +107,8 @@ def test_calculator_live(browser_site: Any, open_page: Any, name: str, lang: str
 
     # 3. changed inputs → recomputed in the browser, equal to calc.api in CPython
     for field, value in CHANGES[name].items():
-        before = page.get_attribute(".nfg-calc", "data-computed")
         set_input(page, field, value)
-        wait_recomputed(page, before)
+        wait_shown_for(page, field, value)
     query = query_values(page.evaluate("location.href"))
     assert all(query[f] == v for f, v in CHANGES[name].items()), query
     assert_matches_cpython(page, name)
@@ -127,6 +131,7 @@ def test_calculator_live(browser_site: Any, open_page: Any, name: str, lang: str
     # 5. URL state round-trips: the written URL restores the inputs and results in a fresh page
     again = open_page(page_url(browser_site.base_url, lang, name,
                                "?" + urlencode(query)))
+    wait_mounted(again.page)
     for field_name, value in CHANGES[name].items():
         assert again.page.input_value(f'.nfg-calc [name="{field_name}"]') == value
     assert wait_state(again.page, "ready", "failed") == "ready"

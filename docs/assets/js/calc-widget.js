@@ -114,8 +114,7 @@ class CalculatorWidget {
   // ---- worker ------------------------------------------------------------------------------
 
   bind() {
-    this.form.addEventListener("input", () => this.onInput());
-    this.form.addEventListener("change", () => this.onInput());
+    this.form.addEventListener("input", () => this.onInput()); // selects fire input too
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.root.addEventListener("click", (event) => {
       const button = event.target.closest("[data-action]");
