@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -518,6 +519,7 @@ def _chart_height(mode: Mode, responses: dict[str, Any]) -> int:
     return chart_height_px(1)
 
 
+@cache  # one Environment per process: the template is compiled once, not per widget
 def _template_env() -> Any:
     import jinja2
 

@@ -81,11 +81,16 @@ def test_html_blocks_hook_swaps_markers_and_registers_anchors():
     from hooks import html_blocks
 
     env = env_for()
-    marker = markdown.stash(env, '<table><tr><td><span id="src-a">a</span></td></tr></table>')
+    table = '<table><tr><td><span id="src-a">a</span></td><td>b &amp; c</td></tr></table>'
+    marker = markdown.stash(env, table)
     env.page.present_anchor_ids = set()
     out = html_blocks.on_page_content(f"<p>x</p>{marker.strip()}", env.page, None, None)
-    assert '<span id="src-a">' in out and "nfg-block" not in out
+    # what the search plugin indexes: the table's words, not its tags
+    assert "<td>" not in out and "a b &amp; c" in out and "nfg-block" not in out
     assert "src-a" in env.page.present_anchor_ids
+    env.page.content = out
+    html_blocks.on_page_context({}, env.page, None, None)
+    assert env.page.content == f"<p>x</p>{table}"
     with pytest.raises(html_blocks.MissingBlockError):
         html_blocks.on_page_content("<!-- nfg-block:0123456789abcdef -->",
                                     SimpleNamespace(nfg_blocks={"x": "y"},
