@@ -92,6 +92,20 @@ async (n) => {
 }
 """
 
+# Where the time to ready goes: the client's worker start and the worker's own marks (epoch ms,
+# converted to this page's clock), then the widget's data-state="ready".
+STAGES_JS = """
+() => {
+  const client = document.querySelector(".nfg-calc").nfgWidget.client;
+  const stages = { "worker-created": client.startedAt };
+  for (const [name, epoch] of Object.entries(client.readyMarks || {})) {
+    stages[name] = epoch - performance.timeOrigin;
+  }
+  stages["widget-ready"] = window.__nfg.ready;
+  return stages;
+}
+"""
+
 RECOMPUTE_JS = """
 async (n) => {
   const root = document.querySelector(".nfg-calc");
@@ -201,6 +215,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
     calc_bytes: list[int] = []
     recompute: list[float] = []
     round_trip: list[float] = []
+    stage_rows: list[dict[str, float]] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for run in range(runs):
@@ -223,6 +238,8 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             marks = page.evaluate("window.__nfg")
             worker_ms = page.evaluate(
                 "document.querySelector('.nfg-calc').nfgWidget.client.readyMs")
+            stages = page.evaluate(STAGES_JS)
+            stage_rows.append(stages)
             ready_ms.append(float(marks["ready"]))
             first_ms.append(float(marks["first"]))
             dcl_ms.append(float(marks["dcl"]))
@@ -242,6 +259,8 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             page.goto(site.base_url + content_page, wait_until="networkidle")
             content_bytes.append(_bytes(finished))
             context.close()
+            print("  stages (ms from navigation start): "
+                  + ", ".join(f"{k} {v:.0f}" for k, v in stages.items()))
             print(f"run {run + 1}/{runs}: bare {bare_ms[-1]:.0f} ms, ready {ready_ms[-1]:.0f} ms "
                   f"(worker started at {marks.get('loading', 0):.0f} ms, its init took "
                   f"{worker_ms:.0f} ms), "
@@ -261,6 +280,8 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
         "recompute_p50_ms": statistics.median(recompute) if recompute else None,
         "recompute_p95_ms": recompute_sorted[p95_index] if recompute else None,
         "worker_round_trip_p50_ms": statistics.median(round_trip) if round_trip else None,
+        "stages_ms_median": {k: statistics.median(r[k] for r in stage_rows if k in r)
+                             for k in stage_rows[0]} if stage_rows else {},
         "content_page_bytes_median": statistics.median(content_bytes),
         "calculator_page_bytes_median": statistics.median(calc_bytes),
     }

@@ -21,7 +21,6 @@ from . import formatting
 from .page import lang as page_lang
 
 WIDGET_SCRIPT = "assets/js/calc-widget.js"
-BOOT_SCRIPT = "assets/js/calc-boot.js"
 # inlined into the widget: one render-blocking request less on calculator pages
 WIDGET_CSS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "css" / "calc.css"
 DTYPES = ("bf16", "fp16", "fp8", "int8", "int4", "fp32")
@@ -317,6 +316,54 @@ def format_value(value: Any, unit: str, lang: str, strings: dict[str, Any]) -> s
     return formatting.number(value, lang, decimals=0 if float(value).is_integer() else 2)
 
 
+# Derivation steps ("show the math"): raw calc units -> readable units (calc-format.js
+# formatStep mirrors this). (threshold, divisor, label) from the largest down.
+BYTE_SCALES = ((2**30, 2**30, "GiB"), (2**20, 2**20, "MiB"), (2**10, 2**10, "KiB"))
+FLOP_SCALES = ((1e18, 1e18, "EFLOP"), (1e15, 1e15, "PFLOP"), (1e12, 1e12, "TFLOP"),
+               (1e9, 1e9, "GFLOP"))
+FLOPS_SCALES = ((1e15, 1e15, "PFLOP/s"), (1e12, 1e12, "TFLOP/s"), (1e9, 1e9, "GFLOP/s"))
+BANDWIDTH_SCALES = ((1e12, 1e12, "TB/s"), (1e9, 1e9, "GB/s"), (1e6, 1e6, "MB/s"))
+STEP_SCALES = {"B": BYTE_SCALES, "FLOP": FLOP_SCALES, "FLOP/s": FLOPS_SCALES,
+               "B/s": BANDWIDTH_SCALES}
+
+
+def step_data_value(value: Any) -> str | None:
+    """A step's raw value for data-value, written as JS's String(value) writes it."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return str(value)
+
+
+def format_step(value: Any, unit: str, lang: str, strings: dict[str, Any]) -> str:
+    """A derivation step's value with a readable unit in the page locale ("14.96 GiB")."""
+    if value is None:
+        return str(strings.get("result", {}).get("none", "—"))
+    if isinstance(value, bool):
+        return format_value(value, "bool", lang, strings)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return f"{value} {unit}".strip()
+    if unit in STEP_SCALES:
+        for threshold, divisor, label in STEP_SCALES[unit]:
+            if abs(value) >= threshold:
+                return f"{formatting.number(value / divisor, lang, decimals=2)} {label}"
+        return f"{formatting.number(value, lang, decimals=2)} {unit}"
+    if unit == "s":
+        if value != 0 and abs(value) < 1e-3:
+            return f"{formatting.number(value * 1e6, lang, decimals=1)} µs"
+        return format_value(value, "seconds", lang, strings)
+    if unit == "USD":
+        return format_value(value, "usd", lang, strings)
+    if unit == "USD/h":
+        return f"{format_value(value, 'usd', lang, strings)}/h"
+    label = str(strings.get("unit", {}).get(unit, unit))
+    digits = 0 if float(value).is_integer() else (1 if abs(value) >= 10 else 3)
+    return f"{formatting.number(value, lang, decimals=digits)} {label}".strip()
+
+
 def missing_text(response: dict[str, Any] | None, strings: dict[str, Any],
                  reasons: dict[str, str]) -> str | None:
     """'not published: <reason>' for a null figure whose result says why (mirrors the JS)."""
@@ -386,7 +433,7 @@ def _reference(calc_spec: Calculator, lang: str, strings: dict[str, Any]) -> dic
         m = by_id.get(measurement_id)
         if m is None:
             continue
-        params = {k: m[k] for k in ("model", "instance", "tp", "batch", "input_len",
+        params: dict[str, Any] = {k: m[k] for k in ("model", "instance", "tp", "batch", "input_len",
                                     "output_len", "dtype") if k in m}
         estimate = run_request("perf", params)
         if estimate.get("ok"):
@@ -477,6 +524,8 @@ def render(name: str, env: Any) -> str:
         responses=responses,
         strings=strings,
         steps=steps_i18n.get("step", {}),
+        fmt_step=lambda value, unit: format_step(value, unit, lang, strings),
+        step_value=step_data_value,
         result_labels={**steps_i18n.get("step", {}), **steps_i18n.get("field", {})},
         missing=lambda response: missing_text(response, strings, steps_i18n.get("reason", {})),
         input_label=lambda n: _input_label(n, strings, errors_i18n),
@@ -487,7 +536,6 @@ def render(name: str, env: Any) -> str:
         chart_height=_chart_height(mode, responses),
         config_json=json.dumps(config, ensure_ascii=False, default=str).replace("</", "<\\/"),
         script_url=root + WIDGET_SCRIPT,
-        boot_url=root + BOOT_SCRIPT,
         css_text=_widget_css(),
     )
     return "\n".join(line for line in html.splitlines() if line.strip())

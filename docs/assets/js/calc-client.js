@@ -42,6 +42,8 @@ class CalcClient {
   start() {
     if (this.worker || this.status.state === "failed") return;
     this.setStatus({ state: "loading", stage: "runtime-download", reason: null });
+    if (this.adoptBootWorker()) return;
+    this.startedAt = performance.now();
     try {
       this.worker = new Worker(new URL("./calc-worker.js", import.meta.url), { type: "module" });
     } catch (err) {
@@ -61,6 +63,26 @@ class CalcClient {
     });
   }
 
+  // The worker started in the page head (overrides/partials/calc-boot.html) for the same
+  // runtime: take it over and replay the messages it sent before this module was loaded.
+  adoptBootWorker() {
+    const boot = window.__nfgCalcBoot;
+    if (!boot || (!boot.worker && !boot.error) || boot.adopted) return false;
+    if (boot.pyodideUrl !== this.pyodideUrl || boot.wheelUrl !== this.wheelUrl) return false;
+    boot.adopted = true;
+    this.startedAt = boot.startedAt;
+    if (!boot.worker) {
+      this.fail("worker", boot.error);
+      return true;
+    }
+    this.worker = boot.worker;
+    boot.listener = (event) => this.handle(event.data || {});
+    boot.errorListener = (event) => this.fail(this.status.stage || "worker", event.message || "worker error");
+    for (const event of boot.buffer.splice(0)) this.handle(event.data || {});
+    if (boot.error) this.fail(this.status.stage || "worker", boot.error);
+    return true;
+  }
+
   fail(stage, reason) {
     if (this.status.state === "failed") return;
     this.setStatus({ state: "failed", stage, reason });
@@ -77,6 +99,7 @@ class CalcClient {
         break;
       case "ready":
         this.readyMs = message.ms;
+        this.readyMarks = message.marks || {};
         this.setStatus({ state: "ready", stage: null, reason: null });
         this.resolveReady();
         break;

@@ -6,7 +6,7 @@
 // Python cannot load (data-state="failed") or an input is bad (message next to the field).
 
 import { getCalcClient } from "./calc-client.js";
-import { formatError, formatValue } from "./calc-format.js";
+import { formatError, formatStep, formatValue } from "./calc-format.js";
 import { drawChart } from "./calc-chart.js";
 
 const START_EVENTS = ["pointerdown", "focusin", "keydown", "touchstart"];
@@ -31,7 +31,8 @@ class CalculatorWidget {
     this.restoreFromUrl();
     this.updateVisibility();
     this.bind();
-    this.renderChart(this.lastGood);
+    // The chart of the prerendered result is drawn once the worker is ready (or failed): drawing
+    // it earlier competes with Pyodide's start for the CPU. Its box is already sized (no shift).
   }
 
   // ---- inputs ------------------------------------------------------------------------------
@@ -122,7 +123,8 @@ class CalculatorWidget {
     });
     const start = () => this.start();
     for (const name of START_EVENTS) this.root.addEventListener(name, start, { once: true, passive: true });
-    if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 50 });
+    if (window.__nfgCalcBoot) start(); // the worker is already running (page head): bind now
+    else if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 50 });
     else window.setTimeout(start, 1);
   }
 
@@ -152,6 +154,7 @@ class CalculatorWidget {
       if (this.inputsArePrerendered()) markReady();
       else computed.then(markReady);
     } else if (status.state === "failed") {
+      this.renderChart(this.lastGood);
       this.root.dataset.state = "failed";
       this.root.dataset.stage = status.stage || "";
       this.statusText.textContent = strings.failed;
@@ -277,7 +280,9 @@ class CalculatorWidget {
         code.textContent = step.formula;
         formula.append(code);
         const value = document.createElement("td");
-        value.textContent = `${step.value} ${step.unit}`;
+        if (step.value !== null && step.value !== undefined) value.dataset.value = String(step.value);
+        value.dataset.unit = step.unit;
+        value.textContent = formatStep(step.value, step.unit, this.config.lang, this.config.strings);
         tr.append(label, formula, value);
         rows.push(tr);
       }
@@ -331,6 +336,30 @@ class CalculatorWidget {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
+  // No clipboard API (or it refused): the link in a selected text field next to the buttons,
+  // copied with execCommand where the browser still allows it, else for the reader to copy.
+  showLink(url, done) {
+    let field = this.root.querySelector(".nfg-calc__link");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "text";
+      field.readOnly = true;
+      field.className = "nfg-calc__link";
+      field.setAttribute("aria-label", this.config.strings.action.copy_link_manual);
+      this.root.querySelector(".nfg-calc__actions").after(field);
+    }
+    field.value = url;
+    field.focus();
+    field.select();
+    let copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (err) {
+      copied = false;
+    }
+    if (copied) done();
+  }
+
   onAction(action, button) {
     const name = `nfg-${this.config.name}`;
     if (action === "export-csv") {
@@ -344,9 +373,13 @@ class CalculatorWidget {
       this.download(`${name}.json`, "application/json", `${JSON.stringify(body, null, 2)}\n`);
     } else if (action === "copy-link") {
       this.writeUrl();
+      const url = window.location.href;
       const done = () => { button.textContent = this.config.strings.action.copied; };
+      const fallback = () => this.showLink(url, done);
       if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(window.location.href).then(done, () => {});
+        navigator.clipboard.writeText(url).then(done, fallback);
+      } else {
+        fallback();
       }
     } else if (action === "reset") {
       for (const [name, el] of this.controls) {

@@ -6,7 +6,7 @@
 //   {type: "request", id, kind, params}
 // worker → main
 //   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load"}
-//   {type: "ready", ms}
+//   {type: "ready", ms, marks}     (marks: {step: epoch ms} for benchmarks; see bench_browser.py)
 //   {type: "failed", stage, reason}                       (terminal)
 //   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
 //   {type: "error", id, reason}                           (the worker could not answer)
@@ -70,6 +70,9 @@ async function fetchWheel(wheelUrl) {
 // starts once the wasm is known to be there, because loadPyodide() can hang on a missing wasm.
 async function init({ pyodideUrl, wheelUrl, timeoutMs }) {
   const started = performance.now();
+  const marks = {};
+  const mark = (name) => { marks[name] = performance.timeOrigin + performance.now(); };
+  mark("worker-start");
   let stage = "runtime-download";
   try {
     post({ type: "progress", stage });
@@ -80,17 +83,21 @@ async function init({ pyodideUrl, wheelUrl, timeoutMs }) {
     loader.catch(() => {});
     await withTimeout(preflight, timeoutMs, stage);
     const { loadPyodide } = await withTimeout(loader, timeoutMs, stage);
+    mark("runtime-downloaded");
     stage = "runtime-start";
     post({ type: "progress", stage });
     const pyodide = await withTimeout(loadPyodide({ indexURL: pyodideUrl }), timeoutMs, stage);
+    mark("runtime-started");
     stage = "calc-load";
     post({ type: "progress", stage });
     const wheelName = new URL(wheelUrl).pathname.split("/").pop();
     pyodide.unpackArchive(await withTimeout(wheel, timeoutMs, stage), "wheel", {
       filename: wheelName,
     });
+    mark("wheel-unpacked");
     runCalc = pyodide.runPython(PY_BRIDGE);
-    post({ type: "ready", ms: performance.now() - started });
+    mark("calc-imported");
+    post({ type: "ready", ms: performance.now() - started, marks });
   } catch (err) {
     failed = true;
     post({ type: "failed", stage, reason: String(err && err.message ? err.message : err) });
