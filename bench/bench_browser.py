@@ -10,7 +10,9 @@ Over N cold browser contexts (default 5), in Debian Chromium via Playwright:
 - Lighthouse (npm `lighthouse`, CHROME_PATH=/usr/bin/chromium): a content page and a calculator
   page in each language (goal >= 0.95 in every category)
 
-Run: .venv/bin/python bench/bench_browser.py [--runs 5] [--changes 60] [--no-lighthouse]
+The server gzips text files (html/css/js/json) like GitHub Pages; --no-gzip serves them raw.
+
+Run: .venv/bin/python bench/bench_browser.py [--runs 5] [--changes 60] [--no-lighthouse] [--no-gzip]
      [--config mkdocs.yml] [--site-dir DIR (already built for --port)]
 """
 
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import http.server
+import io
 import json
 import os
 import socket
@@ -145,6 +149,32 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if path.startswith(PREFIX):
             path = "/" + path[len(PREFIX):]
         return super().translate_path(path)
+
+    def send_head(self) -> Any:
+        """Text files gzip-compressed when the client accepts it, as GitHub Pages serves them
+        (Lighthouse's throttled network sees production-like sizes). Same for every page,
+        including the bare loadPyodide() harness."""
+        path = Path(self.translate_path(self.path.split("?", 1)[0].split("#", 1)[0]))
+        if (not GZIP_TEXT or path.suffix not in GZIP_SUFFIXES or not path.is_file()
+                or "gzip" not in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = _gzipped(path, path.stat().st_mtime_ns)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(path.stat().st_mtime)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+GZIP_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg"}
+GZIP_TEXT = True  # --no-gzip turns it off
+
+
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: Path, mtime_ns: int) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass
@@ -326,7 +356,11 @@ def main() -> int:
     parser.add_argument("--content-page", default=CONTENT_PAGE)
     parser.add_argument("--no-lighthouse", action="store_true")
     parser.add_argument("--lighthouse-only", action="store_true")
+    parser.add_argument("--no-gzip", action="store_true",
+                        help="serve text files uncompressed (default: gzip, like GitHub Pages)")
     args = parser.parse_args()
+    global GZIP_TEXT
+    GZIP_TEXT = not args.no_gzip
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     if args.runs < 5 or args.changes < 50:
         print("note: the goals are defined over >= 5 runs and >= 50 input changes")
