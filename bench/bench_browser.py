@@ -134,6 +134,15 @@ async (n) => {
 """
 
 
+GZIP_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg"}
+GZIP_TEXT = True  # --no-gzip turns it off
+
+
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: Path, mtime_ns: int) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+
+
 @dataclass(frozen=True, slots=True)
 class Site:
     base_url: str
@@ -154,7 +163,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         """Text files gzip-compressed when the client accepts it, as GitHub Pages serves them
         (Lighthouse's throttled network sees production-like sizes). Same for every page,
         including the bare loadPyodide() harness."""
-        path = Path(self.translate_path(self.path.split("?", 1)[0].split("#", 1)[0]))
+        url_path = self.path.split("?", 1)[0].split("#", 1)[0]
+        path = Path(self.translate_path(url_path))
+        if url_path.endswith("/") and path.is_dir():
+            path = path / "index.html"
         if (not GZIP_TEXT or path.suffix not in GZIP_SUFFIXES or not path.is_file()
                 or "gzip" not in self.headers.get("Accept-Encoding", "")):
             return super().send_head()
@@ -166,15 +178,6 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Last-Modified", self.date_time_string(int(path.stat().st_mtime)))
         self.end_headers()
         return io.BytesIO(body)
-
-
-GZIP_SUFFIXES = {".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg"}
-GZIP_TEXT = True  # --no-gzip turns it off
-
-
-@functools.lru_cache(maxsize=512)
-def _gzipped(path: Path, mtime_ns: int) -> bytes:
-    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass

@@ -214,3 +214,15 @@ def test_search_on_a_calculator_page_before_ready(browser_site: Any, open_page: 
     page.type(".md-search__input", "Inferentia", delay=20)  # Material reacts to keys
     page.wait_for_selector(".md-search-result__item", timeout=20_000)
     assert page.get_attribute(".nfg-calc", "data-state") in ("prerendered", "loading")
+
+
+def test_chart_is_drawn_when_scrolled_into_view(browser_site: Any, open_page: Any) -> None:
+    probe = open_page(page_url(browser_site.base_url, "es", "memory"))
+    page = probe.page
+    assert wait_state(page, "ready", "failed") == "ready"
+    page.eval_on_selector(".nfg-calc__chart", "box => box.scrollIntoView()")
+    page.wait_for_function(
+        "() => window.Chart && Chart.getChart(document.querySelector('.nfg-calc__chart canvas'))",
+        timeout=20_000)
+    assert page.is_visible(".nfg-calc__chart canvas")
+    assert not probe.console_errors, probe.console_errors

@@ -297,6 +297,30 @@ class CalculatorWidget {
       box.hidden = true;
       return;
     }
+    box.hidden = false;
+    // Chart.js loads and draws only once the chart box comes near the viewport (long tasks
+    // on a phone); until then the latest result waits here.
+    this.pendingChart = result;
+    if (!("IntersectionObserver" in window)) {
+      this.drawPendingChart(box);
+      return;
+    }
+    if (!this.chartObserver) {
+      this.chartObserver = new IntersectionObserver((entries) => {
+        this.chartVisible = entries.some((entry) => entry.isIntersecting);
+        if (this.chartVisible) this.drawPendingChart(box);
+      }, { rootMargin: "200px" });
+      this.chartObserver.observe(box);
+    } else if (this.chartVisible) {
+      this.drawPendingChart(box);
+    }
+  }
+
+  drawPendingChart(box) {
+    const result = this.pendingChart;
+    if (!result) return;
+    this.pendingChart = null;
+    const mode = this.config.modes.find((m) => m.id === result.mode);
     drawChart(box, mode.chart, result, this.config).catch(() => {
       box.hidden = true; // charts are an aid; the numbers stay
     });
