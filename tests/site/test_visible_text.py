@@ -66,3 +66,23 @@ def test_no_raw_message_key_is_visible(built_site):
         for match in RAW_KEY.finditer(visible_text(path)):
             found.append(f"{path.relative_to(built_site.site_dir)}: {match.group(0)}")
     assert found == []
+
+
+# calc's booleans and keys rendered inside guide pages go through the locale filters (yesno,
+# fitverdict, padded, bound, kv_rule); the English words must not leak into ja/es pages.
+ENGLISH_VERDICTS = ("does not fit", "padded heads", "memory-bandwidth-bound", "compute-bound",
+                    "KV heads replicated up to the TP degree", "MHA fallback")
+
+
+@pytest.mark.parametrize("lang", ["ja", "es"])
+def test_calc_words_are_in_the_page_language(built_site, lang):
+    found = []
+    for page in ("guide/memory", "guide/pricing"):
+        text = visible_text(built_site.site_dir / lang / page / "index.html")
+        found += [f"{lang}/{page}: {w}" for w in ENGLISH_VERDICTS if w in text]
+    assert found == []
+
+
+def test_calc_words_in_english_pages(built_site):
+    text = visible_text(built_site.site_dir / "guide" / "memory" / "index.html")
+    assert "fits" in text and "padded heads" in text
