@@ -118,7 +118,6 @@ gpu    validation  tpot_s               rows=  1 median |error|=  2.0% max |erro
 
 import argparse
 import re
-import statistics
 import sys
 from pathlib import Path
 
@@ -173,14 +172,12 @@ def report_lines(efficiencies: dict[str, Efficiency]) -> list[str]:
     for kind in ("all", *efficiencies):
         for use in (calibration.CALIBRATION, calibration.VALIDATION):
             for field in ("ttft_s", "tpot_s", "output_tokens_per_s"):
-                errors = [abs(r[f"{field}_error"]) for r in rows
-                          if r["use"] == use and r[f"{field}_error"] is not None
-                          and kind in ("all", r["kind"])]
-                if errors:
+                summary = calibration.error_summary(rows, use, field, kind)
+                if summary:
                     lines.append(
-                        f"{kind:<6} {use:<11} {field:<20} rows={len(errors):3d} "
-                        f"median |error|={statistics.median(errors) * 100:5.1f}% "
-                        f"max |error|={max(errors) * 100:6.1f}%"
+                        f"{kind:<6} {use:<11} {field:<20} rows={summary.rows:3d} "
+                        f"median |error|={summary.median * 100:5.1f}% "
+                        f"max |error|={summary.max * 100:6.1f}%"
                     )
     return lines
 

@@ -14,7 +14,8 @@ every calibration and validation row. Rows at a TP degree that does not divide t
 (transformers-neuronx at TP24) are evaluated with padded heads, as perf does.
 """
 
-from collections.abc import Mapping
+import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,3 +208,27 @@ def report(efficiencies: Mapping[str, Efficiency] | None = None) -> list[dict[st
             row[f"{name}_error"] = _error(value, measured[name])
         rows.append(row)
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSummary:
+    """|relative error| of one estimated field over a set of report rows."""
+
+    rows: int
+    median: float
+    max: float
+
+
+def error_summary(
+    rows: Sequence[Mapping[str, Any]], use: str, field: str, kind: str = "all"
+) -> ErrorSummary | None:
+    """Median and max |error| of `field` (ttft_s, tpot_s, output_tokens_per_s) over the report
+    rows of one use and instance kind ("all": every kind); None when no row has that field."""
+    errors = [
+        abs(row[f"{field}_error"])
+        for row in rows
+        if row["use"] == use and kind in ("all", row["kind"]) and row[f"{field}_error"] is not None
+    ]
+    if not errors:
+        return None
+    return ErrorSummary(rows=len(errors), median=statistics.median(errors), max=max(errors))

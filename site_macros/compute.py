@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -41,8 +39,7 @@ def calibration_report() -> list[dict[str, Any]]:
 CALIBRATION_KINDS = ("neuron", "gpu")
 CALIBRATION_USES = ("calibration", "validation")
 CALIBRATION_FIELDS = ("ttft_s", "tpot_s", "output_tokens_per_s")
-CALIBRATION_STATS: dict[str, Callable[[list[float]], float]] = {"median": statistics.median,
-                                                                 "max": max}
+CALIBRATION_STATS = ("median", "max")
 
 
 class CalibrationSummaryError(ValueError):
@@ -54,14 +51,14 @@ def calibration_error_summary(kind: str, use: str, field: str, stat: str = "medi
     instance kind and use (the rows of calc.calibration.report(); nothing is recomputed here)."""
     for name, value, allowed in (("kind", kind, CALIBRATION_KINDS), ("use", use, CALIBRATION_USES),
                                  ("field", field, CALIBRATION_FIELDS),
-                                 ("stat", stat, tuple(CALIBRATION_STATS))):
+                                 ("stat", stat, CALIBRATION_STATS)):
         if value not in allowed:
             raise CalibrationSummaryError(f"calibration_summary {name}={value!r}: not one of "
                                           f"{allowed}")
-    errors = [abs(row[f"{field}_error"]) for row in calibration_report()
-              if row["kind"] == kind and row["use"] == use
-              and row.get(f"{field}_error") is not None]
-    if not errors:
+    import calc.calibration
+
+    summary = calc.calibration.error_summary(calibration_report(), use, field, kind)
+    if summary is None:
         raise CalibrationSummaryError(f"calc.calibration.report() has no {kind} {use} rows with "
                                       f"{field}")
-    return float(CALIBRATION_STATS[stat](errors))
+    return summary.median if stat == "median" else summary.max
