@@ -3,178 +3,118 @@
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import data, dtypes, inputs
+from . import data, inputs
 from .errors import CalcError
-from .specs import InstanceSpec
 
 SCHEMA_VERSION = 1
-DEFAULT_DTYPE = "bf16"
 
-Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
-
-
-def _dtype(params: Mapping[str, Any]) -> str:
-    return inputs.choice(params, "dtype", dtypes.DTYPE_BITS, default=DEFAULT_DTYPE)
+Handler = Callable[[inputs.Request], dict[str, Any]]
 
 
-def _kv_dtype(params: Mapping[str, Any]) -> str | None:
-    if not inputs.present(params, "kv_dtype"):
-        return None
-    return inputs.choice(params, "kv_dtype", dtypes.KV_DTYPES)
+# Each handler computes on a Request that calc.inputs.parse checked in one pass against the one
+# schema (calc.inputs.PARAMS / KIND_PARAMS); no handler reads raw params.
 
 
-def _instance(params: Mapping[str, Any]) -> InstanceSpec:
-    return data.instance(inputs.text(params, "instance"))
-
-
-def _region(params: Mapping[str, Any]) -> str:
-    from .price import DEFAULT_REGION
-
-    return inputs.text(params, "region", default=DEFAULT_REGION)
-
-
-def _price_kind(params: Mapping[str, Any]) -> str:
-    return inputs.choice(
-        params, "price_kind", ("on-demand", "ri-effective", "capacity-block"), default="on-demand"
-    )
-
-
-def memory(params: Mapping[str, Any]) -> dict[str, Any]:
+def memory(req: inputs.Request) -> dict[str, Any]:
     from .memory import fit
 
-    inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch",
-                                "seq_len", "tp"))
-    model = inputs.model(params)
     return fit(
-        model,
-        _instance(params),
-        dtype=_dtype(params),
-        kv_dtype=_kv_dtype(params),
-        batch=inputs.integer(params, "batch", default=1),
-        seq_len=inputs.integer(params, "seq_len"),
-        tp=inputs.optional_integer(params, "tp"),
+        req.need_model(),
+        req.instance(),
+        dtype=req.get_text("dtype"),
+        kv_dtype=req.get_opt_text("kv_dtype"),
+        batch=req.get_int("batch"),
+        seq_len=req.get_int("seq_len"),
+        tp=req.get_opt_int("tp"),
     ).as_dict()
 
 
-def perf(params: Mapping[str, Any]) -> dict[str, Any]:
+def perf(req: inputs.Request) -> dict[str, Any]:
     from .perf import perf as estimate
     from .price import hourly_price
 
-    inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch",
-                                "input_len", "output_len", "tp", "region", "price_kind"))
-    model = inputs.model(params)
-    instance = _instance(params)
-    hourly = hourly_price(instance.id, _region(params), _price_kind(params))
+    instance = req.instance()
+    hourly = hourly_price(instance.id, req.get_text("region"), req.get_text("price_kind"))
     return estimate(
-        model,
+        req.need_model(),
         instance,
-        dtype=_dtype(params),
-        kv_dtype=_kv_dtype(params),
-        batch=inputs.integer(params, "batch", default=1),
-        input_len=inputs.integer(params, "input_len"),
-        output_len=inputs.integer(params, "output_len"),
-        tp=inputs.optional_integer(params, "tp"),
+        dtype=req.get_text("dtype"),
+        kv_dtype=req.get_opt_text("kv_dtype"),
+        batch=req.get_int("batch"),
+        input_len=req.get_int("input_len"),
+        output_len=req.get_int("output_len"),
+        tp=req.get_opt_int("tp"),
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
     ).as_dict()
 
 
-def train(params: Mapping[str, Any]) -> dict[str, Any]:
+def train(req: inputs.Request) -> dict[str, Any]:
     from .flops import train as estimate
     from .price import hourly_price
 
-    inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "count", "tokens", "seq_len",
-                                "mfu", "dtype", "region", "price_kind"))
-    model = inputs.model(params)
-    instance = _instance(params)
-    hourly = hourly_price(instance.id, _region(params), _price_kind(params))
-    mfu = inputs.number(params, "mfu", maximum=1.0) if inputs.present(params, "mfu") else None
+    instance = req.instance()
+    hourly = hourly_price(instance.id, req.get_text("region"), req.get_text("price_kind"))
     return estimate(
-        model,
+        req.need_model(),
         instance,
-        count=inputs.integer(params, "count", default=1),
-        tokens=inputs.integer(params, "tokens"),
-        seq_len=inputs.integer(params, "seq_len"),
-        dtype=_dtype(params),
-        mfu=mfu,
+        count=req.get_int("count"),
+        tokens=req.get_int("tokens"),
+        seq_len=req.get_int("seq_len"),
+        dtype=req.get_text("dtype"),
+        mfu=req.get_opt_float("mfu"),
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
     ).as_dict()
 
 
-def train_memory(params: Mapping[str, Any]) -> dict[str, Any]:
-    from .training_memory import RECOMPUTE_MODES, recipes
+def train_memory(req: inputs.Request) -> dict[str, Any]:
     from .training_memory import train_memory as estimate
 
-    inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "count", "recipe", "zero",
-                                "recompute", "sp", "tp", "pp", "dp", "batch", "seq_len"))
-    model = inputs.model(params)
-    instance = _instance(params)
-    known_recipes = sorted(recipes())
     return estimate(
-        model,
-        instance,
-        count=inputs.integer(params, "count", default=1),
-        recipe_name=inputs.choice(params, "recipe", known_recipes,
-                                  default=known_recipes[0] if known_recipes else None),
-        zero_stage=inputs.integer(params, "zero", minimum=0, default=1),
-        recompute=inputs.choice(params, "recompute", RECOMPUTE_MODES, default="selective"),
-        sp=inputs.flag(params, "sp", default=False),
-        tp=inputs.integer(params, "tp", default=1),
-        pp=inputs.integer(params, "pp", default=1),
-        dp=inputs.optional_integer(params, "dp"),
-        micro_batch=inputs.integer(params, "batch", default=1),
-        seq_len=inputs.integer(params, "seq_len"),
+        req.need_model(),
+        req.instance(),
+        count=req.get_int("count"),
+        recipe_name=req.get_text("recipe"),
+        zero_stage=req.get_int("zero"),
+        recompute=req.get_text("recompute"),
+        sp=req.get_flag("sp"),
+        tp=req.get_int("tp"),
+        pp=req.get_int("pp"),
+        dp=req.get_opt_int("dp"),
+        micro_batch=req.get_int("batch"),
+        seq_len=req.get_int("seq_len"),
     ).as_dict()
 
 
-def price(params: Mapping[str, Any]) -> dict[str, Any]:
+def price(req: inputs.Request) -> dict[str, Any]:
     from .price import quote
 
-    inputs.check_known(params, ("instance", "region", "hours", "price_kind"))
     return quote(
-        _instance(params),
-        region=_region(params),
-        hours=inputs.number(params, "hours", maximum=inputs.MAX_HOURS, default=1.0),
-        kind=_price_kind(params),
+        req.instance(),
+        region=req.get_text("region"),
+        hours=req.get_float("hours"),
+        kind=req.get_text("price_kind"),
     ).as_dict()
 
 
-def _instance_list(params: Mapping[str, Any]) -> list[str]:
-    if not inputs.present(params, "instances"):
-        return data.instance_ids()
-    raw = params["instances"]
-    if isinstance(raw, str):
-        names = [name.strip() for name in raw.split(",") if name.strip()]
-    elif isinstance(raw, list) and all(isinstance(name, str) for name in raw):
-        names = [name.strip() for name in raw]
-    else:
-        raise CalcError("instances", "must_be_text", {"value": str(raw)[:40]})
-    if not names:
-        raise CalcError("instances", "missing_field")
-    return names
-
-
-def compare(params: Mapping[str, Any]) -> dict[str, Any]:
+def compare(req: inputs.Request) -> dict[str, Any]:
     """Price (and, with a model, speed and $/1M tokens) side by side for several instances."""
     from .perf import perf as estimate
     from .price import quote
 
-    inputs.check_known(params, (*inputs.MODEL_FIELDS, "instances", "region", "hours",
-                                "price_kind", "dtype", "kv_dtype", "batch", "input_len",
-                                "output_len"))
-    region = _region(params)
-    hours = inputs.number(params, "hours", maximum=inputs.MAX_HOURS, default=1.0)
-    kind = _price_kind(params)
-    with_model = any(inputs.present(params, name) for name in inputs.MODEL_FIELDS)
-    model = inputs.model(params) if with_model else None
-    dtype = _dtype(params)
-    kv_dtype = _kv_dtype(params)
-    batch = inputs.integer(params, "batch", default=1)
-    input_len = inputs.integer(params, "input_len", default=128) if with_model else 0
-    output_len = inputs.integer(params, "output_len", default=128) if with_model else 0
+    region = req.get_text("region")
+    hours = req.get_float("hours")
+    kind = req.get_text("price_kind")
+    model = req.model
+    dtype = req.get_text("dtype")
+    kv_dtype = req.get_opt_text("kv_dtype")
+    batch = req.get_int("batch")
+    input_len = (req.get_opt_int("input_len") or 128) if model is not None else 0
+    output_len = (req.get_opt_int("output_len") or 128) if model is not None else 0
+    names = req.values.get("instances") or data.instance_ids()
     rows: list[dict[str, Any]] = []
-    for instance_id in _instance_list(params):
+    for instance_id in names:
         instance = data.instance(instance_id)
         row = quote(instance, region=region, hours=hours, kind=kind).as_dict()
         del row["derivation"]
@@ -209,9 +149,8 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def listing(params: Mapping[str, Any]) -> dict[str, Any]:
-    inputs.check_known(params, ("what",))
-    what = inputs.choice(params, "what", ("models", "instances", "chips"))
+def listing(req: inputs.Request) -> dict[str, Any]:
+    what = req.get_text("what")
     items: list[dict[str, str]] = []
     if what == "models":
         for raw in data.records("models"):
@@ -281,7 +220,7 @@ def run(request: Any) -> dict[str, Any]:
             params = {}
         if not isinstance(params, dict):
             raise CalcError("request", "bad_request")
-        result = HANDLERS[kind_text](params)
+        result = HANDLERS[kind_text](inputs.parse(kind_text, params))
         return {"schema_version": SCHEMA_VERSION, "ok": True, "kind": kind_text, "result": result}
     except CalcError as error:
         return _failure(kind_text, error)

@@ -5,12 +5,13 @@ infinities, non-integers where an integer is needed, and values outside sane lim
 """
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from . import data
+from . import data, dtypes
 from .errors import CalcError
-from .specs import ModelSpec
+from .specs import InstanceSpec, ModelSpec
 
 Params = Mapping[str, Any]
 
@@ -260,3 +261,234 @@ def model(params: Params) -> ModelSpec:
         experts=experts,
         active_experts=active_experts,
     )
+
+
+# ---------------------------------------------------------------- the one schema
+#
+# Every request parameter is declared once here: its type, limits, choices and display unit.
+# `parse(kind, params)` checks a whole request against it in one pass and returns a typed
+# `Request`; the api handlers compute on that. The calculator pages (calc.display.calculators)
+# derive their fields (control, limits, choices, label key, unit) from the same table.
+# Adding a param: one `Param(...)` below + its name (and default) in the kinds that take it
+# in KIND_PARAMS; the handler reads it from the Request (ARCHITECTURE.md §2, "Adding a param").
+
+REQUIRED: Any = object()  # KIND_PARAMS default: the param must be given (missing_field)
+OPTIONAL: Any = None  # KIND_PARAMS default: absent stays None
+
+
+def _price_kinds() -> tuple[str, ...]:
+    return ("on-demand", "ri-effective", "capacity-block")
+
+
+def _recipes() -> tuple[str, ...]:
+    from .training_memory import recipes
+
+    return tuple(sorted(recipes()))
+
+
+def _recompute_modes() -> tuple[str, ...]:
+    from .training_memory import RECOMPUTE_MODES
+
+    return tuple(RECOMPUTE_MODES)
+
+
+def _first_recipe() -> str | None:
+    known = _recipes()
+    return known[0] if known else None
+
+
+def _default_region() -> str:
+    from .price import DEFAULT_REGION
+
+    return DEFAULT_REGION
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One request parameter. type: int | number | choice | text | flag | instance | list | model.
+
+    `minimum` is inclusive for int and exclusive for number (a number must be > minimum);
+    `maximum` defaults to LIMITS[name]; `choices` is a function (data may be read lazily);
+    `unit` is the display unit id of calc.display.units ("" = a count)."""
+
+    name: str
+    type: str
+    minimum: float = 1
+    maximum: float | None = None
+    choices: Callable[[], tuple[str, ...]] | None = None
+    unit: str = ""
+    model: bool = False  # part of the model (preset id or architecture)
+
+    def upper(self) -> float:
+        if self.maximum is not None:
+            return self.maximum
+        return LIMITS.get(self.name, 2**62)
+
+
+_MODEL_PARAMS = (
+    Param("model", "text", model=True),
+    Param("params", "int", model=True),
+    Param("active_params", "int", model=True),
+    Param("layers", "int", model=True),
+    Param("hidden", "int", model=True),
+    Param("heads", "int", model=True),
+    Param("kv_heads", "int", model=True),
+    Param("head_dim", "int", model=True),
+    Param("intermediate", "int", model=True),
+    Param("vocab", "int", minimum=0, model=True),
+    Param("gated", "flag", model=True),
+    Param("tied", "flag", model=True),
+    Param("experts", "int", minimum=0, model=True),
+    Param("active_experts", "int", minimum=0, model=True),
+    Param("architecture", "choice", choices=lambda: ("decoder", "encoder"), model=True),
+)
+
+PARAMS: dict[str, Param] = {p.name: p for p in (
+    *_MODEL_PARAMS,
+    Param("instance", "instance"),
+    Param("instances", "list"),
+    Param("dtype", "choice", choices=lambda: tuple(dtypes.DTYPE_BITS)),
+    Param("kv_dtype", "choice", choices=lambda: tuple(dtypes.KV_DTYPES)),
+    Param("batch", "int"),
+    Param("seq_len", "int", unit="tokens"),
+    Param("input_len", "int", unit="tokens"),
+    Param("output_len", "int", unit="tokens"),
+    Param("tp", "int"),
+    Param("pp", "int"),
+    Param("dp", "int"),
+    Param("count", "int"),
+    Param("tokens", "int", unit="tokens"),
+    Param("mfu", "number", minimum=0.0, maximum=1.0, unit="fraction"),
+    Param("region", "text"),
+    Param("price_kind", "choice", choices=_price_kinds),
+    Param("hours", "number", minimum=0.0, maximum=MAX_HOURS, unit="h"),
+    Param("recipe", "choice", choices=_recipes),
+    Param("zero", "int", minimum=0),
+    Param("recompute", "choice", choices=_recompute_modes),
+    Param("sp", "flag"),
+    Param("what", "choice", choices=lambda: ("models", "instances", "chips")),
+)}
+
+_MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
+_PRICED = {"region": _default_region, "price_kind": "on-demand"}
+
+# kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value
+KIND_PARAMS: dict[str, dict[str, Any]] = {
+    "memory": {**_MODEL, "instance": REQUIRED, "dtype": "bf16", "kv_dtype": OPTIONAL,
+               "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL},
+    "perf": {**_MODEL, "instance": REQUIRED, "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
+             "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED},
+    "train": {**_MODEL, "instance": REQUIRED, "count": 1, "tokens": REQUIRED,
+              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": "bf16", **_PRICED},
+    "train_memory": {**_MODEL, "instance": REQUIRED, "count": 1, "recipe": _first_recipe,
+                     "zero": 1, "recompute": "selective", "sp": False, "tp": 1, "pp": 1,
+                     "dp": OPTIONAL, "batch": 1, "seq_len": REQUIRED},
+    "price": {"instance": REQUIRED, "region": _default_region, "hours": 1.0,
+              "price_kind": "on-demand"},
+    "compare": {**_MODEL, "instances": OPTIONAL, "region": _default_region, "hours": 1.0,
+                "price_kind": "on-demand", "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
+                "input_len": OPTIONAL, "output_len": OPTIONAL},
+    "list": {"what": REQUIRED},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A whole request, checked: typed values by param name (absent optional ones are None)."""
+
+    kind: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    model: ModelSpec | None = None
+
+    def given(self, name: str) -> bool:
+        return self.values.get(name) is not None
+
+    def get_int(self, name: str) -> int:
+        value = self.values[name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} is not an int in this request")
+        return value
+
+    def get_opt_int(self, name: str) -> int | None:
+        return None if self.values.get(name) is None else self.get_int(name)
+
+    def get_float(self, name: str) -> float:
+        return float(self.values[name])
+
+    def get_opt_float(self, name: str) -> float | None:
+        return None if self.values.get(name) is None else self.get_float(name)
+
+    def get_text(self, name: str) -> str:
+        return str(self.values[name])
+
+    def get_opt_text(self, name: str) -> str | None:
+        return None if self.values.get(name) is None else self.get_text(name)
+
+    def get_flag(self, name: str) -> bool:
+        return bool(self.values[name])
+
+    def instance(self) -> InstanceSpec:
+        value = self.values["instance"]
+        if not isinstance(value, InstanceSpec):
+            raise TypeError("instance is not an InstanceSpec in this request")
+        return value
+
+    def need_model(self) -> ModelSpec:
+        if self.model is None:
+            raise CalcError("model", "model_required")
+        return self.model
+
+
+def _instance_names(params: Params, name: str) -> list[str] | None:
+    if not present(params, name):
+        return None
+    raw = params[name]
+    if isinstance(raw, str):
+        names = [item.strip() for item in raw.split(",") if item.strip()]
+    elif isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+        names = [item.strip() for item in raw]
+    else:
+        raise CalcError(name, "must_be_text", {"value": str(raw)[:40]})
+    if not names:
+        raise CalcError(name, "missing_field")
+    return names
+
+
+def _one(param: Param, params: Params, default: Any) -> Any:
+    """One param checked against its schema entry (default when absent)."""
+    name = param.name
+    if callable(default):
+        default = default()
+    required = default is REQUIRED
+    if not present(params, name) and not required:
+        return default
+    if param.type == "int":
+        return integer(params, name, minimum=int(param.minimum))
+    if param.type == "number":
+        return number(params, name, above=param.minimum, maximum=param.upper())
+    if param.type == "choice":
+        options = param.choices() if param.choices else ()
+        return choice(params, name, options)
+    if param.type == "flag":
+        return flag(params, name, default=bool(default))
+    if param.type == "instance":
+        return data.instance(text(params, name))
+    if param.type == "list":
+        return _instance_names(params, name)
+    return text(params, name)
+
+
+def parse(kind: str, params: Params) -> Request:
+    """The whole request checked in one pass against PARAMS / KIND_PARAMS[kind]."""
+    accepted = KIND_PARAMS[kind]
+    check_known(params, accepted)
+    with_model = any(present(params, p.name) for p in _MODEL_PARAMS)
+    needs_model = kind in ("memory", "perf", "train", "train_memory")
+    spec = model(params) if (with_model or needs_model) and "model" in accepted else None
+    values: dict[str, Any] = {}
+    for name, default in accepted.items():
+        param = PARAMS[name]
+        if param.model:
+            continue
+        values[name] = _one(param, params, default)
+    return Request(kind=kind, values=values, model=spec)
