@@ -55,4 +55,7 @@ _ENGLISH: dict[str, str] = {
     "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
     "bad_argument": "{value}",
     "internal_error": "internal error: {value}",
+    "number_malformed": "{field}: {value} is not a number",
+    "number_ambiguous": "{field}: {value} can be read two ways; write it without group "
+    "separators (for example 1500 or 1.5)",
 }

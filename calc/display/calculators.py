@@ -1,0 +1,252 @@
+"""The calculator pages: which fields, modes, requests and result fields each calculator shows.
+
+Field types, limits and choices are not declared here: they come from the one request schema
+(calc.inputs.PARAMS); a calculator only picks params, gives page defaults and says in which
+mode a field shows. Result units come from the field names (calc.display.units.result_unit).
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import data, inputs
+
+CUSTOM_MODEL = "custom"
+# the architecture fields a custom model shows (a subset of the schema's model params)
+ARCH_FIELDS = ("params", "layers", "hidden", "heads", "kv_heads", "head_dim", "intermediate",
+               "vocab")
+MODEL_PARAMS = ("model", *ARCH_FIELDS)
+SMALL_RANGE = 3
+
+
+class CalculatorSpecError(ValueError):
+    """A calculator names a param the schema does not know, or does not exist."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    default: str | int | float | None = None
+    modes: tuple[str, ...] = ()  # empty: every mode
+
+    @property
+    def arch(self) -> bool:
+        return self.name in ARCH_FIELDS
+
+    def control(self) -> str:
+        """model | instance | region | choice | int | number (mode is a choice)."""
+        if self.name == "mode":
+            return "choice"
+        if self.name in ("model", "region"):
+            return self.name
+        param = inputs.PARAMS[self.name]
+        if param.type == "int" and param.upper() - param.minimum <= SMALL_RANGE:
+            return "choice"  # a few whole numbers (zero = 0..3): a select
+        return {"instance": "instance", "choice": "choice", "int": "int",
+                "number": "number"}.get(param.type, "text")
+
+    def choices(self, modes: tuple[str, ...]) -> list[dict[str, str]]:
+        """[{value, label, group?}] of a select (labels are ids or data names)."""
+        if self.name == "mode":
+            return [{"value": m, "label": m} for m in modes]
+        if self.name == "model":
+            return [{"value": str(m["id"]), "label": str(m.get("name", m["id"]))}
+                    for m in data.records("models")]
+        if self.name == "instance":
+            return [{"value": str(i["id"]), "label": str(i["id"]),
+                     "group": str(i.get("kind", "neuron"))} for i in data.records("instances")]
+        if self.name == "region":
+            return [{"value": r, "label": r}
+                    for r in sorted({str(p["region"]) for p in data.records("prices")})]
+        param = inputs.PARAMS[self.name]
+        if param.type == "int":
+            return [{"value": str(n), "label": str(n)}
+                    for n in range(int(param.minimum), int(param.upper()) + 1)]
+        options = param.choices() if param.choices else ()
+        return [{"value": str(o), "label": str(o)} for o in options]
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    id: str  # "main" or an extra request shown next to it
+    kind: str
+    params: tuple[str, ...]
+    fixed: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    field: str
+    request: str = "main"
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    id: str
+    requests: tuple[Request, ...]
+    outputs: tuple[Output, ...]
+    chart: str | None = None  # memory-breakdown | training-breakdown | price-compare
+
+
+@dataclass(frozen=True, slots=True)
+class Calculator:
+    name: str
+    fields: tuple[Field, ...]
+    modes: tuple[Mode, ...]
+    reference_measurements: tuple[str, ...] = ()
+
+    def mode(self, mode_id: str | None) -> Mode:
+        return next((m for m in self.modes if m.id == mode_id), self.modes[0])
+
+    def mode_ids(self) -> tuple[str, ...]:
+        return tuple(m.id for m in self.modes)
+
+    def defaults(self) -> dict[str, str]:
+        """Each field's default as the text its input shows ("" = empty)."""
+        return {f.name: "" if f.default is None else str(f.default) for f in self.fields}
+
+
+def _outputs(*fields: str, request: str = "main") -> tuple[Output, ...]:
+    return tuple(Output(name, request) for name in fields)
+
+
+_ARCH = tuple(Field(name) for name in ARCH_FIELDS)
+REFERENCE_MEASUREMENTS = (
+    "inf2-llama-2-70b-tp24-b1-128-128",
+    "trn1-llama-2-70b-tp32-b1-128-128",
+    "inf2-llama-3-8b-tp24-b1-128-3968",
+    "trn1-llama-3-8b-tp32-b1-128-3968",
+)
+
+MEMORY = Calculator(
+    name="memory",
+    fields=(
+        Field("mode", "inference"),
+        Field("model", "llama-3.1-8b"),
+        *_ARCH,
+        Field("instance", "inf2.xlarge"),
+        Field("dtype", "bf16", modes=("inference",)),
+        Field("batch", 1),
+        Field("seq_len", 4096),
+        Field("tp"),
+        Field("recipe", "deepspeed", modes=("training",)),
+        Field("zero", 1, modes=("training",)),
+        Field("recompute", "selective", modes=("training",)),
+        Field("count", 1, modes=("training",)),
+        Field("dp", modes=("training",)),
+    ),
+    modes=(
+        Mode("inference",
+             requests=(Request("main", "memory",
+                               (*MODEL_PARAMS, "instance", "dtype", "batch", "seq_len", "tp")),),
+             outputs=_outputs("fits", "tp_degree", "min_tp_degree", "recommended_tp_degree",
+                              "per_core_bytes", "capacity_per_core_bytes",
+                              "headroom_per_core_bytes", "max_batch", "max_seq_len",
+                              "weights_bytes", "kv_cache_bytes", "activation_bytes",
+                              "overhead_bytes", "total_bytes", "cores_used", "cores_available"),
+             chart="memory-breakdown"),
+        Mode("training",
+             requests=(Request("main", "train_memory",
+                               (*MODEL_PARAMS, "instance", "batch", "seq_len", "tp", "recipe",
+                                "zero", "recompute", "count", "dp")),),
+             outputs=_outputs("fits", "per_device_bytes", "capacity_per_device_bytes",
+                              "headroom_per_device_bytes", "weights_bytes", "grads_bytes",
+                              "master_bytes", "optimizer_bytes", "activation_bytes",
+                              "overhead_bytes", "tp", "dp", "devices", "devices_available"),
+             chart="training-breakdown"),
+    ),
+    reference_measurements=REFERENCE_MEASUREMENTS,
+)
+
+PERFORMANCE = Calculator(
+    name="performance",
+    fields=(
+        Field("mode", "inference"),
+        Field("model", "llama-3.1-8b"),
+        *_ARCH,
+        Field("instance", "inf2.48xlarge"),
+        Field("dtype", "bf16", modes=("inference",)),
+        Field("batch", 1, modes=("inference",)),
+        Field("input_len", 128, modes=("inference",)),
+        Field("output_len", 128, modes=("inference",)),
+        Field("tp", modes=("inference",)),
+        Field("count", 1, modes=("training",)),
+        Field("tokens", 10_000_000_000, modes=("training",)),
+        Field("seq_len", 4096, modes=("training",)),
+        Field("mfu", modes=("training",)),
+    ),
+    modes=(
+        Mode("inference",
+             requests=(Request("main", "perf",
+                               (*MODEL_PARAMS, "instance", "dtype", "batch", "input_len",
+                                "output_len", "tp")),),
+             outputs=_outputs("ttft_s", "tpot_s", "output_tokens_per_s",
+                              "output_tokens_per_s_per_replica", "replicas", "prefill_bound",
+                              "decode_bound", "usd_per_million_output_tokens")),
+        Mode("training",
+             requests=(Request("main", "train",
+                               (*MODEL_PARAMS, "instance", "count", "tokens", "seq_len",
+                                "mfu")),),
+             outputs=_outputs("total_flops", "peak_flops_per_s", "mfu", "tokens_per_s",
+                              "time_s", "cost_usd")),
+    ),
+    reference_measurements=REFERENCE_MEASUREMENTS,
+)
+
+PRICE = Calculator(
+    name="price",
+    fields=(
+        Field("instance", "trn1.32xlarge"),
+        Field("region", "us-east-1"),
+        Field("hours", 730),
+        Field("model", "llama-3.1-8b"),
+        Field("batch", 8),
+        Field("input_len", 128),
+        Field("output_len", 128),
+        Field("tokens", 10_000_000_000),
+        Field("count", 1),
+    ),
+    modes=(
+        Mode("default",
+             requests=(
+                 Request("main", "price", ("instance", "region", "hours")),
+                 Request("tokens", "perf",
+                         ("model", "instance", "region", "batch", "input_len", "output_len"),
+                         fixed=(("dtype", "bf16"),)),
+                 Request("run", "train", ("model", "instance", "region", "count", "tokens"),
+                         fixed=(("seq_len", 4096),)),
+                 Request("compare", "compare", ("region", "hours")),
+             ),
+             outputs=(*_outputs("usd_per_hour", "usd_total", "usd_per_month",
+                                "usd_per_chip_hour", "usd_per_gib_hour",
+                                "usd_per_bf16_pflop_hour"),
+                      Output("usd_per_million_output_tokens", "tokens"),
+                      Output("cost_usd", "run"), Output("time_s", "run")),
+             chart="price-compare"),
+    ),
+    reference_measurements=REFERENCE_MEASUREMENTS,
+)
+
+CALCULATORS: dict[str, Calculator] = {c.name: c for c in (MEMORY, PERFORMANCE, PRICE)}
+
+
+def calculator(name: str) -> Calculator:
+    try:
+        return CALCULATORS[name]
+    except KeyError:
+        raise CalculatorSpecError(
+            f"unknown calculator {name!r}; known: {sorted(CALCULATORS)}") from None
+
+
+def check() -> None:
+    """Every field and request param is in the schema (a test calls this)."""
+    for calc_spec in CALCULATORS.values():
+        for field in calc_spec.fields:
+            if field.name != "mode" and field.name not in inputs.PARAMS:
+                raise CalculatorSpecError(f"{calc_spec.name}: {field.name} is not a calc param")
+        for mode in calc_spec.modes:
+            for request in mode.requests:
+                accepted = inputs.KIND_PARAMS[request.kind]
+                for name in (*request.params, *dict(request.fixed)):
+                    if name not in accepted:
+                        raise CalculatorSpecError(
+                            f"{calc_spec.name}/{mode.id}: {request.kind} takes no {name}")

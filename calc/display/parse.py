@@ -1,0 +1,99 @@
+"""Typed numbers from text in a page language: the one parser for calculator inputs.
+
+Accepts the locale's own writing and refuses what could be read two ways; it never guesses.
+- en, ja: "10,000,000,000", "10000", "1.5", "1.5e9", "10B" / "10M" / "10K" (SI-style short
+  scales: K = 10^3, M = 10^6, B = 10^9, T = 10^12); ja also full-width digits and 万 (10^4),
+  億 (10^8), 兆 (10^12).
+- es: "10.000.000.000", "10000", "1,5", "1,5e9", "10K", "10M" (M = millón); "B" and "T" are
+  refused (billón is 10^12 in Spanish, 10^9 in English).
+Ambiguous or malformed text raises CalcError(field, "number_ambiguous" | "number_malformed").
+en "10,000" is 10000, never 10; en "10,5" and es "1.5" are ambiguous (a decimal sign of the
+other convention), never silently reinterpreted.
+"""
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+
+from ..errors import CalcError
+from .numbers import locale
+
+SCALES: dict[str, dict[str, int]] = {
+    "en": {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12},
+    "ja": {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12, "万": 10**4, "億": 10**8,
+           "兆": 10**12},
+    "es": {"k": 10**3, "m": 10**6},
+}
+AMBIGUOUS_SCALES: dict[str, frozenset[str]] = {"es": frozenset({"b", "t"})}
+_SPACES = re.compile(r"[\s\u00a0\u202f\u2009]+")
+_SUFFIX = re.compile(r"^(?P<body>.*?)(?P<suffix>[A-Za-z万億兆])$")
+_EXPONENT = re.compile(r"^(?P<body>.*?)[eE](?P<exp>[+-]?\d{1,3})$")
+
+
+def _mantissa(body: str, decimal: str, group: str, min_grouping: int, field: str,
+              raw: str) -> Decimal:
+    """Digits with the locale's group and decimal signs as a Decimal."""
+    params = {"value": raw[:40]}
+    if not body or body.count(decimal) > 1:
+        raise CalcError(field, "number_malformed", params)
+    whole, _, fraction = body.partition(decimal)
+    if group in fraction:
+        raise CalcError(field, "number_malformed", params)
+    if group in whole:
+        parts = whole.split(group)
+        grouped = (1 <= len(parts[0]) <= 3 and parts[0].isdigit()
+                   and all(len(p) == 3 and p.isdigit() for p in parts[1:]))
+        if not grouped:
+            # "10,5" in en / "1.5" in es: the other convention's decimal sign, or a typo
+            single = len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit() and not fraction
+            raise CalcError(field, "number_ambiguous" if single else "number_malformed", params)
+        if len(parts) == 2 and len(whole) - 1 < 3 + min_grouping:
+            # es does not group 4-digit numbers: "1.500" could be 1,5 written the English way
+            raise CalcError(field, "number_ambiguous", params)
+        whole = "".join(parts)
+    if not (whole.isdigit() or (whole == "" and fraction)) or (fraction and not fraction.isdigit()):
+        raise CalcError(field, "number_malformed", params)
+    return Decimal(f"{whole or '0'}.{fraction or '0'}")
+
+
+def parse_number(text: str, lang: str, field: str = "value") -> int | float:
+    """The number written in `text` in language `lang`: an int when it is whole, else a float."""
+    raw = str(text)
+    data = locale(lang)
+    decimal, group = str(data["decimal"]), str(data["group"])
+    cleaned = unicodedata.normalize("NFKC", raw)
+    cleaned = cleaned.strip().replace("\u2212", "-")
+    cleaned = re.sub(r"[\s\u00a0\u202f\u2009]+(?=[A-Za-z万億兆]$)", "", cleaned)
+    cleaned = re.sub(r"^([+-])[\s\u00a0\u202f\u2009]+", r"\1", cleaned)
+    cleaned = _SPACES.sub(group, cleaned)  # "12 345": a space groups digits like the group sign
+    params = {"value": raw[:40]}
+    if not cleaned:
+        raise CalcError(field, "missing_field")
+    sign = -1 if cleaned.startswith("-") else 1
+    if cleaned[0] in "+-":
+        cleaned = cleaned[1:]
+    multiplier = Decimal(1)
+    suffix = _SUFFIX.match(cleaned)
+    if suffix and not _EXPONENT.match(cleaned):
+        key = suffix["suffix"].lower()
+        if key in AMBIGUOUS_SCALES.get(lang, frozenset()):
+            raise CalcError(field, "number_ambiguous", params)
+        scales = SCALES.get(lang, SCALES["en"])
+        if key not in scales:
+            raise CalcError(field, "number_malformed", params)
+        multiplier = Decimal(scales[key])
+        cleaned = suffix["body"]
+    exponent = _EXPONENT.match(cleaned)
+    if exponent:
+        if multiplier != 1:
+            raise CalcError(field, "number_malformed", params)
+        multiplier = Decimal(10) ** int(exponent["exp"])
+        cleaned = exponent["body"]
+    try:
+        value = _mantissa(cleaned, decimal, group, int(str(data["min_grouping_digits"])), field,
+                          raw) * multiplier * sign
+    except InvalidOperation:
+        raise CalcError(field, "number_malformed", params) from None
+    if value == value.to_integral_value():
+        return int(value)
+    return float(value)
