@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import calc.data
-
-LANGS = ("en", "ja", "es")
+from calc.display import LANGS  # the one language list (mkdocs.yml → calc/display/cldr.py)
 
 
 # One abbreviation definition per glossary term, in the page language

@@ -56,3 +56,15 @@ def missing_reason(record: Record, path: str) -> str:
     if isinstance(reason, dict):
         return str(reason.get(key, ""))
     return str(reason or "")
+
+
+def price_record(instance_id: str, region: str, kind: str = "on-demand") -> Record | None:
+    """The price record calc uses (calc.data.price: the newest matching one), or None."""
+    chosen = calc.data.price(instance_id, region, kind)
+    if chosen is None:
+        return None
+    for rec in calc.data.records("prices"):
+        if ((rec.get("instance"), rec.get("region"), rec.get("kind", "on-demand"),
+             str(rec.get("as_of", ""))) == (instance_id, region, kind, chosen.as_of)):
+            return rec
+    return None

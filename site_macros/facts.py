@@ -16,11 +16,10 @@ class UnknownFactError(KeyError):
 
 
 def _price_record(instance_id: str, region: str) -> data.Record:
-    for rec in data.records("prices"):
-        if (rec["instance"], rec["region"], rec.get("kind", "on-demand")) == (
-                instance_id, region, "on-demand"):
-            return rec
-    raise UnknownFactError(f"no on-demand price record for {instance_id} in {region}")
+    rec = data.price_record(instance_id, region, "on-demand")  # calc's rule: the newest
+    if rec is None:
+        raise UnknownFactError(f"no on-demand price record for {instance_id} in {region}")
+    return rec
 
 
 def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east-1") -> str:

@@ -1,20 +1,20 @@
-"""Locale-aware formatting of figures with Babel (numbers, USD, percent, dates).
-
-Formatting only: no arithmetic on the figures beyond rounding for display. Babel patterns are
-parsed once per (locale, precision) and cached; a build formats thousands of cells.
+"""Locale-aware text of figures for the site's tables: numbers, USD and percent come from the one
+formatter in calc.display.numbers (CLDR, the same the calculators use in the browser); dates
+come from Babel (build time only).
 """
 
 from __future__ import annotations
 
 import datetime
-from decimal import Decimal
 from functools import cache
 
 from babel import Locale
 from babel.dates import format_date as babel_format_date
-from babel.numbers import NumberPattern, parse_pattern
 
-LANGS = ("en", "ja", "es")
+from calc.display import numbers as display_numbers
+from calc.display.numbers import LANGS, auto_decimals
+
+__all__ = ["LANGS", "auto_decimals", "date", "number", "percent", "usd"]
 
 
 @cache
@@ -22,48 +22,22 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
-# A Babel pattern with exactly `min_decimals`..`max_decimals` fraction digits
-@cache
-def _pattern(lang: str, kind: str, min_decimals: int, max_decimals: int) -> NumberPattern:
-    locale = _locale(lang)
-    source = {"decimal": locale.decimal_formats[None], "currency":
-              locale.currency_formats["standard"], "percent": locale.percent_formats[None]}[kind]
-    pattern = parse_pattern(source.pattern)
-    pattern.frac_prec = (min_decimals, max_decimals)
-    return pattern
-
-
-def auto_decimals(value: float | int) -> int:
-    """Fraction digits that keep a figure readable: none for integers and values ≥ 100,
-    otherwise about three significant digits."""
-    magnitude = abs(value)
-    if float(value).is_integer() or magnitude >= 100:
-        return 0
-    digits = 1
-    while magnitude * 10**digits < 100 and digits < 8:
-        digits += 1
-    return digits
-
-
 def number(value: float | int, lang: str, decimals: int | None = None) -> str:
     """A number with the locale's grouping and decimal separators (up to `decimals` digits)."""
     if isinstance(value, bool):
         raise TypeError("a boolean is not a figure")
     digits = auto_decimals(value) if decimals is None else decimals
-    return str(_pattern(lang, "decimal", 0, digits).apply(Decimal(str(value)), _locale(lang)))
+    return display_numbers.number(value, lang, digits)
 
 
 def usd(value: float | int, lang: str, decimals: int = 2) -> str:
     """US dollars in the locale's currency pattern with exactly `decimals` fraction digits."""
-    pattern = _pattern(lang, "currency", decimals, decimals)
-    return str(pattern.apply(Decimal(str(value)), _locale(lang), currency="USD",
-                             currency_digits=False))
+    return display_numbers.usd(value, lang, decimals)
 
 
 def percent(fraction: float, lang: str, decimals: int = 1) -> str:
     """A fraction (0.123) as a percentage in the locale ("12.3%", "12,3 %")."""
-    return str(_pattern(lang, "percent", decimals, decimals).apply(Decimal(str(fraction)),
-                                                                    _locale(lang)))
+    return display_numbers.percent(fraction, lang, decimals)
 
 
 def date(value: datetime.date | str, lang: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from .formatting import LANGS
+from calc.display import LANGS
 
 
 def lang(env: Any) -> str:

@@ -63,14 +63,13 @@ def source_links(env: Any, source_ids: list[str]) -> str:
 # The on-demand price of an instance in PRICE_REGION with region and date, or "not published"
 def price_with_date(env: Any, instance_id: str) -> str:
     lang = page.lang(env)
-    for rec in data.records("prices"):
-        if (rec["instance"], rec["region"], rec.get("kind")) == (instance_id, PRICE_REGION,
-                                                                 "on-demand"):
-            if rec.get("usd_per_hour") is None:
-                return values.not_published(data.missing_reason(rec, "usd_per_hour"), lang)
-            return data.labels(lang)["text"]["price_at"].format(
-                price=values.cell(rec, "usd_per_hour", lang), region=rec["region"],
-                date=values.display(rec["as_of"], "as_of", lang))
+    rec = data.price_record(instance_id, PRICE_REGION, "on-demand")  # calc's rule: the newest
+    if rec is not None:
+        if rec.get("usd_per_hour") is None:
+            return values.not_published(data.missing_reason(rec, "usd_per_hour"), lang)
+        return data.labels(lang)["text"]["price_at"].format(
+            price=values.cell(rec, "usd_per_hour", lang), region=rec["region"],
+            date=values.display(rec["as_of"], "as_of", lang))
     return values.not_published(data.labels(lang)["text"]["no_price_record"], lang, lang)
 
 

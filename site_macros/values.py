@@ -7,6 +7,8 @@ import html
 from functools import cache
 from typing import Any
 
+from calc.display import units as display_units
+
 from . import data, formatting, units
 
 
@@ -16,21 +18,16 @@ from . import data, formatting, units
 def with_unit(value: float | int, field: str, lang: str) -> str:
     labels = data.labels(lang)["unit"]
     if units.is_money(field):
-        decimals = 2 if abs(value) >= 0.1 or value == 0 else 4
         suffix_key = units.MONEY_FIELDS[field.split(".", 1)[0]]
-        return formatting.usd(value, lang, decimals) + (labels[suffix_key] if suffix_key else "")
+        return display_units.usd_text(value, lang) + (labels[suffix_key] if suffix_key else "")
     key = units.unit_key(field)
     if key == "bytes":
         return byte_size(value, lang)
     return joined(formatting.number(value, lang), labels[key] if key else "")
 
 
-# A number and its unit label: a no-break space between, none before a "/rate" label ("627/s")
-def joined(number_text: str, unit_label: str) -> str:
-    if not unit_label:
-        return number_text
-    return number_text + unit_label if unit_label.startswith("/") else (
-        f"{number_text}\u00a0{unit_label}")
+# A number and its unit label: the one joining rule of calc.display.units
+joined = display_units.join
 
 
 BYTES_PER_MIB = 2**20

@@ -19,7 +19,7 @@ def height_px(rows: int) -> int:
 def _nice_step(top: float) -> float:
     raw = top / 5 if top > 0 else 1
     power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    return float(next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw))
 
 
 def axis(top: float, unit_label: str, lang: str) -> dict[str, Any]:

@@ -1,6 +1,9 @@
 // Charts for the calculators, drawn with Chart.js (served from the site, loaded on demand).
+//
+// The chart spec comes from Python (calc.display.charts, inside calc.display.present): category
+// labels, dataset labels, bar lengths, axis ticks and every tooltip text. Nothing is formatted
+// here: ticks and tooltips show the strings Python made.
 
-const GIB = 2 ** 30;
 const charts = new WeakMap();
 let chartLibrary = null;
 
@@ -22,7 +25,7 @@ function loadChartJs(url) {
   return chartLibrary;
 }
 
-// Colours readable on Material's light (default) and dark (slate) schemes.
+// Colours readable on Material's light (default) and dark (slate) schemes, by the key Python gives.
 const PALETTE = {
   weights: "#4e79a7",
   kv: "#f28e2b",
@@ -40,134 +43,52 @@ function textColor(box) {
   return getComputedStyle(box).color || "#333";
 }
 
-function gib(bytes) {
-  return typeof bytes === "number" ? bytes / GIB : null;
+function datasets(spec) {
+  return spec.datasets.map((set) => ({
+    label: set.label,
+    data: set.data,
+    texts: set.texts,
+    stack: spec.stacked ? "stack" : undefined,
+    backgroundColor: set.colors ? set.colors.map((key) => PALETTE[key]) : PALETTE[set.color],
+  }));
 }
 
-function memoryBreakdown(result, strings) {
-  const r = result.responses.main.result;
-  const s = strings.result;
-  const freeCore = Math.max(0, r.capacity_per_core_bytes - r.per_core_bytes);
-  const freeInstance = Math.max(0, (r.capacity_per_instance_bytes ?? 0) - r.total_bytes);
-  const series = [
-    [s.chart_weights, PALETTE.weights, r.weights_per_core_bytes, r.weights_bytes],
-    [s.chart_kv_cache, PALETTE.kv, r.kv_cache_per_core_bytes, r.kv_cache_bytes],
-    [s.chart_activations, PALETTE.activations, r.activation_per_core_bytes, r.activation_bytes],
-    [s.chart_overhead, PALETTE.overhead, r.overhead_per_core_bytes, r.overhead_bytes],
-    [s.chart_free, PALETTE.free, freeCore, freeInstance],
-  ];
-  return {
-    type: "bar",
-    labels: [s.chart_per_core, s.chart_per_instance],
-    datasets: series.map(([label, color, core, instance]) => ({
-      label,
-      backgroundColor: color,
-      data: [gib(core), gib(instance)],
-      stack: "memory",
-    })),
-    unit: "GiB",
-    indexAxis: "y",
-    stacked: true,
-  };
-}
-
-function trainingBreakdown(result, strings) {
-  const r = result.responses.main.result;
-  const s = strings.result;
-  const series = [
-    [s.chart_weights, PALETTE.weights, r.weights_bytes],
-    [s.chart_grads, PALETTE.grads, r.grads_bytes],
-    [s.chart_master, PALETTE.master, r.master_bytes],
-    [s.chart_optimizer, PALETTE.optimizer, r.optimizer_bytes],
-    [s.chart_activations, PALETTE.activations, r.activation_bytes],
-    [s.chart_overhead, PALETTE.overhead, r.overhead_bytes],
-    [s.chart_free, PALETTE.free, Math.max(0, r.capacity_per_device_bytes - r.per_device_bytes)],
-  ];
-  return {
-    type: "bar",
-    labels: [s.chart_per_device],
-    datasets: series.map(([label, color, bytes]) => ({
-      label, backgroundColor: color, data: [gib(bytes)], stack: "memory",
-    })),
-    unit: "GiB",
-    indexAxis: "y",
-    stacked: true,
-  };
-}
-
-function priceCompare(result, strings, config) {
-  const response = result.responses.compare;
-  if (!response || !response.ok) return null;
-  const rows = (response.result.rows || response.result.instances || [])
-    .filter((row) => typeof row.usd_per_hour === "number");
-  return {
-    type: "bar",
-    labels: rows.map((row) => row.instance),
-    datasets: [{
-      label: strings.result.chart_usd_per_hour,
-      data: rows.map((row) => row.usd_per_hour),
-      backgroundColor: rows.map((row) => (config.instanceKinds[row.instance] === "gpu" ? PALETTE.gpu : PALETTE.neuron)),
-    }],
-    unit: "USD/h",
-    indexAxis: "y",
-    stacked: false,
-  };
-}
-
-const BUILDERS = {
-  "memory-breakdown": memoryBreakdown,
-  "training-breakdown": trainingBreakdown,
-  "price-compare": priceCompare,
-};
-
-export async function drawChart(box, kind, result, config) {
-  const spec = BUILDERS[kind] && BUILDERS[kind](result, config.strings, config);
-  if (!spec) {
-    box.hidden = true;
-    return;
-  }
-  const Chart = await loadChartJs(new URL(config.chartUrl, document.baseURI).href);
+export async function drawChart(box, spec, chartUrl) {
+  const Chart = await loadChartJs(new URL(chartUrl, document.baseURI).href);
   box.hidden = false;
   const canvas = box.querySelector("canvas");
-  box.style.height = `${Math.max(180, spec.labels.length * 28 + 90)}px`;
+  box.style.height = `${spec.height_px}px`;
   const color = textColor(box);
-  const numberFormat = new Intl.NumberFormat(config.lang, { maximumFractionDigits: 2 });
+  const ticks = spec.axis.ticks;
   const existing = charts.get(canvas);
-  if (existing && existing.nfgKind !== kind) {
+  if (existing) {
     existing.destroy();
     charts.delete(canvas);
-  } else if (existing) {
-    existing.data.labels = spec.labels;
-    existing.data.datasets = spec.datasets;
-    existing.update("none");
-    return;
   }
   const chart = new Chart(canvas, {
-    type: spec.type,
-    data: { labels: spec.labels, datasets: spec.datasets },
+    type: "bar",
+    data: { labels: spec.categories, datasets: datasets(spec) },
     options: {
-      indexAxis: spec.indexAxis,
+      indexAxis: "y",
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
       scales: {
         x: {
           stacked: spec.stacked,
-          ticks: { color, callback: (value) => `${numberFormat.format(value)} ${spec.unit}` },
+          min: 0,
+          max: spec.axis.max,
+          afterBuildTicks: (axis) => { axis.ticks = ticks.map((tick) => ({ value: tick.value })); },
+          ticks: { color, autoSkip: false, callback: (value, index) => (ticks[index] || {}).text },
           grid: { color: "rgba(128,128,128,0.2)" },
         },
         y: { stacked: spec.stacked, ticks: { color }, grid: { display: false } },
       },
       plugins: {
         legend: { display: spec.datasets.length > 1, labels: { color } },
-        tooltip: {
-          callbacks: {
-            label: (ctx) => `${ctx.dataset.label}: ${numberFormat.format(ctx.parsed.x)} ${spec.unit}`,
-          },
-        },
+        tooltip: { callbacks: { label: (ctx) => ctx.dataset.texts[ctx.dataIndex] } },
       },
     },
   });
-  chart.nfgKind = kind;
   charts.set(canvas, chart);
 }

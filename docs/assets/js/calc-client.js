@@ -4,18 +4,18 @@
 //   client.onStatus((status) => ...);   // {state: "idle"|"loading"|"ready"|"failed", stage, reason}
 //   client.start();                     // idempotent
 //   const response = await client.calculate("memory", {...});   // calc.api.run(...) response
+//   const display = await client.present({calculator, values}, lang); // calc.display.present
 //
-// calculate() waits for ready; it rejects once the worker has failed (terminal).
-
-const DEFAULT_TIMEOUT_MS = 60000;
+// calculate()/present() wait for ready; they reject once the worker has failed (terminal).
+// The worker is started in one place only: overrides/partials/calc-boot.html (in the page head);
+// this client adopts it.
 
 let singleton = null;
 
 class CalcClient {
-  constructor({ pyodideUrl, wheelUrl, timeoutMs }) {
+  constructor({ pyodideUrl, wheelUrl }) {
     this.pyodideUrl = pyodideUrl;
     this.wheelUrl = wheelUrl;
-    this.timeoutMs = timeoutMs || DEFAULT_TIMEOUT_MS;
     this.status = { state: "idle", stage: null, reason: null };
     this.listeners = new Set();
     this.pending = new Map();
@@ -42,25 +42,7 @@ class CalcClient {
   start() {
     if (this.worker || this.status.state === "failed") return;
     this.setStatus({ state: "loading", stage: "runtime-download", reason: null });
-    if (this.adoptBootWorker()) return;
-    this.startedAt = performance.now();
-    try {
-      this.worker = new Worker(new URL("./calc-worker.js", import.meta.url), { type: "module" });
-    } catch (err) {
-      this.fail("worker", String(err));
-      return;
-    }
-    this.worker.onmessage = (event) => this.handle(event.data || {});
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.fail(this.status.stage || "worker", event.message || "worker error");
-    };
-    this.worker.postMessage({
-      type: "init",
-      pyodideUrl: this.pyodideUrl,
-      wheelUrl: this.wheelUrl,
-      timeoutMs: this.timeoutMs,
-    });
+    if (!this.adoptBootWorker()) this.fail("worker", "the calc worker was not started (calc-boot)");
   }
 
   // The worker started in the page head (overrides/partials/calc-boot.html) for the same
@@ -107,17 +89,29 @@ class CalcClient {
         this.fail(message.stage, message.reason);
         break;
       case "result":
+      case "display":
       case "error": {
         const entry = this.pending.get(message.id);
         if (!entry) return;
         this.pending.delete(message.id);
         if (message.type === "result") entry.resolve(message.response);
+        else if (message.type === "display") entry.resolve(message.display);
         else entry.reject(new Error(message.reason));
         break;
       }
       default:
         break;
     }
+  }
+
+  async present(request, lang) {
+    this.start();
+    await this.readyPromise;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: "present", id, request, lang });
+    });
   }
 
   async calculate(kind, params) {

@@ -1,12 +1,14 @@
 // Calculator widgets: binds every .nfg-calc root on the page to the calc worker.
 //
+// This file formats nothing: the worker answers each input with calc.display.present (Python,
+// the same function that prerendered the page) and this module moves its strings into the DOM.
+//
 // The page arrives with the first result prerendered (data-state="prerendered"). This module
 // starts the worker at idle or first interaction (data-state="loading"), recomputes on every input
 // change once it is ready (data-state="ready"), and keeps the prerendered / last good result when
 // Python cannot load (data-state="failed") or an input is bad (message next to the field).
 
 import { getCalcClient } from "./calc-client.js";
-import { formatError, formatStep, formatValue } from "./calc-format.js";
 import { drawChart } from "./calc-chart.js";
 
 const START_EVENTS = ["pointerdown", "focusin", "keydown", "touchstart"];
@@ -21,9 +23,9 @@ class CalculatorWidget {
     for (const el of this.form.querySelectorAll("input[name], select[name]")) {
       this.controls.set(el.name, el);
     }
-    this.inputSpecs = new Map(this.config.inputs.map((spec) => [spec.name, spec]));
+    this.fieldSpecs = new Map(this.config.fields.map((spec) => [spec.name, spec]));
     this.sequence = 0;
-    this.lastGood = this.config.prerendered; // {mode, values, responses}
+    this.lastGood = this.config.prerendered; // calc.display.present result
     this.client = getCalcClient({
       pyodideUrl: new URL(this.config.pyodideUrl, document.baseURI).href,
       wheelUrl: new URL(this.config.wheelUrl, document.baseURI).href,
@@ -49,36 +51,11 @@ class CalculatorWidget {
     return values;
   }
 
-  typedValue(spec, raw) {
-    if (raw === "") return null;
-    if (spec.control === "int" && /^[+-]?\d+$/.test(raw)) return Number(raw);
-    if (spec.control === "number") {
-      const normalized = raw.replace(/\s/g, "").replace(",", ".");
-      if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(normalized)) return Number(normalized);
-    }
-    return raw; // selects, and unparseable text: calc answers with a typed error
-  }
-
-  buildParams(request, raw) {
-    const custom = raw.model === "custom";
-    const params = {};
-    for (const name of request.params) {
-      if (name === "model" && custom) continue;
-      if (this.config.archFields.includes(name) && !custom) continue;
-      const spec = this.inputSpecs.get(name);
-      if (!spec || !(name in raw)) continue;
-      const value = this.typedValue(spec, raw[name]);
-      if (value === null) continue;
-      params[name] = value;
-    }
-    return { ...params, ...request.fixed };
-  }
-
   updateVisibility() {
     const mode = this.currentMode();
     const custom = this.controls.get("model") && this.controls.get("model").value === "custom";
     for (const field of this.form.querySelectorAll("[data-input]")) {
-      const spec = this.inputSpecs.get(field.dataset.input);
+      const spec = this.fieldSpecs.get(field.dataset.input);
       const inMode = !spec.modes.length || spec.modes.includes(mode.id);
       field.hidden = !inMode || (spec.arch && !custom);
     }
@@ -136,7 +113,7 @@ class CalculatorWidget {
   }
 
   onStatus(status) {
-    const strings = this.config.strings.status;
+    const strings = this.config.status;
     if (status.state === "loading") {
       this.root.dataset.state = "loading";
       this.root.dataset.stage = status.stage || "";
@@ -165,10 +142,7 @@ class CalculatorWidget {
     const raw = this.rawValues();
     const defaults = this.lastGood === this.config.prerendered ? this.config.defaults : null;
     if (!defaults) return false;
-    return Object.entries(raw).every(([name, value]) => {
-      const preset = defaults[name];
-      return value === (preset === null || preset === undefined ? "" : String(preset));
-    });
+    return Object.entries(raw).every(([name, value]) => value === (defaults[name] ?? ""));
   }
 
   onInput() {
@@ -177,43 +151,31 @@ class CalculatorWidget {
     if (this.client.status.state === "ready") {
       this.compute();
     } else if (this.client.status.state === "loading") {
-      this.statusText.textContent = this.config.strings.status.stale;
+      this.statusText.textContent = this.config.status.stale;
     }
   }
 
   async compute() {
     const sequence = ++this.sequence;
-    const mode = this.currentMode();
-    const raw = this.rawValues();
-    let responses;
+    const request = { calculator: this.config.name, values: this.rawValues() };
+    let display;
     try {
-      responses = Object.fromEntries(await Promise.all(mode.requests.map(async (request) => {
-        const response = await this.client.calculate(request.kind, this.buildParams(request, raw));
-        return [request.id, response];
-      })));
+      display = await this.client.present(request, this.config.lang);
     } catch (err) {
       return; // the worker failed: onStatus shows the terminal state; the last result stays
     }
     if (sequence !== this.sequence) return; // a newer input superseded this one
     this.clearErrors();
-    const main = responses.main;
-    let hasError = false;
-    for (const response of Object.values(responses)) {
-      if (!response.ok) {
-        this.showError(response.error);
-        hasError = true;
-      }
-    }
-    if (!main.ok) return; // keep the last good result
-    const result = { mode: mode.id, values: raw, responses };
-    this.lastGood = result;
-    this.renderResult(result);
+    for (const error of display.errors || []) this.showError(error);
+    if (!display.ok) return; // keep the last good result
+    this.lastGood = display;
+    this.renderResult(display);
     this.writeUrl();
     this.root.dataset.computed = String(sequence);
-    this.root.dataset.hasError = String(hasError);
+    this.root.dataset.hasError = String((display.errors || []).length > 0);
   }
 
-  // ---- rendering ---------------------------------------------------------------------------
+  // ---- rendering: strings from calc.display.present into the DOM ---------------------------
 
   clearErrors() {
     for (const el of this.form.querySelectorAll(".nfg-calc__error")) el.textContent = "";
@@ -222,85 +184,59 @@ class CalculatorWidget {
   }
 
   showError(error) {
-    const template = this.config.errors[error.key] || error.message;
-    const label = this.config.fieldLabels[error.field] || error.field;
-    const message = formatError(template, error.params, label, this.config.lang);
     const control = this.controls.get(error.field);
     const field = control && control.closest("[data-input]");
     if (control && field && !field.hidden) {
       control.setAttribute("aria-invalid", "true");
-      field.querySelector(".nfg-calc__error").textContent = message;
+      field.querySelector(".nfg-calc__error").textContent = error.message;
     } else {
-      this.form.querySelector(".nfg-calc__form-error").textContent = message;
+      this.form.querySelector(".nfg-calc__form-error").textContent = error.message;
     }
   }
 
-  renderResult(result) {
-    const mode = this.config.modes.find((m) => m.id === result.mode);
-    const dl = this.root.querySelector(`.nfg-calc__outputs[data-mode="${mode.id}"]`);
-    for (const output of mode.outputs) {
+  renderResult(display) {
+    const dl = this.root.querySelector(`.nfg-calc__outputs[data-mode="${display.mode}"]`);
+    for (const output of display.outputs) {
       const dd = dl.querySelector(`[data-field="${output.field}"]`);
-      const response = result.responses[output.request];
-      const value = response && response.ok ? response.result[output.field] : undefined;
-      if (value === undefined || value === null) {
-        dd.removeAttribute("data-value");
-      } else {
-        dd.dataset.value = String(value);
-      }
-      let text = formatValue(value, output.unit, this.config.lang, this.config.strings);
-      if (output.unit === "text" && value in this.config.bounds) text = this.config.bounds[value];
-      const missing = this.missingText(response);
-      if ((value === undefined || value === null) && missing) text = missing;
-      dd.textContent = text;
+      if (!dd) continue;
+      if (output.value === null || output.value === undefined) dd.removeAttribute("data-value");
+      else dd.dataset.value = output.value;
+      dd.textContent = output.text;
     }
-    this.renderMath(result);
-    this.renderChart(result);
+    this.renderMath(display);
+    this.renderChart(display);
   }
 
-  // "not published: <reason>" when a figure is null and the result says why
-  missingText(response) {
-    if (!response || !response.ok) return null;
-    const key = response.result.price_missing_reason || response.result.peak_missing_reason;
-    if (!key) return null;
-    if (key === "not_published") return this.config.strings.result.not_published;
-    return `${this.config.strings.result.not_published}: ${this.config.reasons[key] || key}`;
-  }
-
-  renderMath(result) {
+  renderMath(display) {
     const tbody = this.root.querySelector(".nfg-calc__math tbody");
-    const rows = [];
-    for (const response of Object.values(result.responses)) {
-      if (!response.ok) continue;
-      for (const step of response.result.derivation || []) {
-        const tr = document.createElement("tr");
-        const label = document.createElement("td");
-        label.textContent = this.config.steps[step.key] || step.key;
-        const formula = document.createElement("td");
-        const code = document.createElement("code");
-        code.textContent = step.formula;
-        formula.append(code);
-        const value = document.createElement("td");
-        if (step.value !== null && step.value !== undefined) value.dataset.value = String(step.value);
-        value.dataset.unit = step.unit;
-        value.textContent = formatStep(step.value, step.unit, this.config.lang, this.config.strings);
-        tr.append(label, formula, value);
-        rows.push(tr);
-      }
-    }
+    const rows = display.derivation.map((step) => {
+      const tr = document.createElement("tr");
+      const label = document.createElement("td");
+      label.textContent = step.label;
+      const formula = document.createElement("td");
+      const code = document.createElement("code");
+      code.textContent = step.formula;
+      formula.append(code);
+      const value = document.createElement("td");
+      if (step.value !== null && step.value !== undefined) value.dataset.value = step.value;
+      value.dataset.unit = step.unit;
+      value.textContent = step.text;
+      tr.append(label, formula, value);
+      return tr;
+    });
     tbody.replaceChildren(...rows);
   }
 
-  renderChart(result) {
-    const mode = this.config.modes.find((m) => m.id === result.mode);
+  renderChart(display) {
     const box = this.root.querySelector(".nfg-calc__chart");
-    if (!mode || !mode.chart) {
+    if (!display.chart) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
     // Chart.js loads and draws only once the chart box comes near the viewport (long tasks
     // on a phone); until then the latest result waits here.
-    this.pendingChart = result;
+    this.pendingChart = display.chart;
     if (!("IntersectionObserver" in window)) {
       this.drawPendingChart(box);
       return;
@@ -317,11 +253,10 @@ class CalculatorWidget {
   }
 
   drawPendingChart(box) {
-    const result = this.pendingChart;
-    if (!result) return;
+    const chart = this.pendingChart;
+    if (!chart) return;
     this.pendingChart = null;
-    const mode = this.config.modes.find((m) => m.id === result.mode);
-    drawChart(box, mode.chart, result, this.config).catch(() => {
+    drawChart(box, chart, this.config.chartUrl).catch(() => {
       box.hidden = true; // charts are an aid; the numbers stay
     });
   }
@@ -329,22 +264,16 @@ class CalculatorWidget {
   // ---- actions -----------------------------------------------------------------------------
 
   exportRows() {
-    const result = this.lastGood;
-    const mode = this.config.modes.find((m) => m.id === result.mode);
+    const display = this.lastGood;
     const rows = [["section", "name", "value", "unit"]];
-    for (const [name, value] of Object.entries(result.values)) {
+    for (const [name, value] of Object.entries(display.values)) {
       if (value !== "" && value !== null) rows.push(["input", name, value, ""]);
     }
-    for (const output of mode.outputs) {
-      const response = result.responses[output.request];
-      const value = response && response.ok ? response.result[output.field] : null;
-      rows.push(["result", output.field, value === null || value === undefined ? "" : value, output.unit]);
+    for (const output of display.outputs) {
+      rows.push(["result", output.field, output.value === null ? "" : output.value, output.unit]);
     }
-    for (const response of Object.values(result.responses)) {
-      if (!response.ok) continue;
-      for (const step of response.result.derivation || []) {
-        rows.push(["derivation", step.key, step.value, step.unit]);
-      }
+    for (const step of display.derivation) {
+      rows.push(["derivation", step.key, step.value === null ? "" : step.value, step.unit]);
     }
     return rows;
   }
@@ -369,7 +298,7 @@ class CalculatorWidget {
       field.type = "text";
       field.readOnly = true;
       field.className = "nfg-calc__link";
-      field.setAttribute("aria-label", this.config.strings.action.copy_link_manual);
+      field.setAttribute("aria-label", this.config.action.copy_link_manual);
       this.root.querySelector(".nfg-calc__actions").after(field);
     }
     field.value = url;
@@ -393,12 +322,13 @@ class CalculatorWidget {
       }).join(",")).join("\n");
       this.download(`${name}.csv`, "text/csv", `${csv}\n`);
     } else if (action === "export-json") {
-      const body = { calculator: this.config.name, ...this.lastGood };
+      const { mode, values, responses } = this.lastGood;
+      const body = { calculator: this.config.name, mode, values, responses };
       this.download(`${name}.json`, "application/json", `${JSON.stringify(body, null, 2)}\n`);
     } else if (action === "copy-link") {
       this.writeUrl();
       const url = window.location.href;
-      const done = () => { button.textContent = this.config.strings.action.copied; };
+      const done = () => { button.textContent = this.config.action.copied; };
       const fallback = () => this.showLink(url, done);
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(url).then(done, fallback);
@@ -407,8 +337,7 @@ class CalculatorWidget {
       }
     } else if (action === "reset") {
       for (const [name, el] of this.controls) {
-        const value = this.config.defaults[name];
-        el.value = value === null || value === undefined ? "" : String(value);
+        el.value = this.config.defaults[name] ?? "";
       }
       this.onInput();
     }

@@ -3,17 +3,20 @@
 //
 // main → worker
 //   {type: "init", pyodideUrl, wheelUrl, timeoutMs}
-//   {type: "request", id, kind, params}
+//   {type: "request", id, kind, params}                  (calc.api.run: raw numbers)
+//   {type: "present", id, request, lang}                 (calc.display.present: display text)
 // worker → main
 //   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load"}
 //   {type: "ready", ms, marks}     (marks: {step: epoch ms} for benchmarks; see bench_browser.py)
 //   {type: "failed", stage, reason}                       (terminal)
 //   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
+//   {type: "display", id, display}                        (display = calc.display.present(...))
 //   {type: "error", id, reason}                           (the worker could not answer)
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
 
 let runCalc = null; // PyProxy of a Python function str -> str, set once ready
+let presentCalc = null; // PyProxy of calc.display.present_json(str, lang) -> str
 let failed = false;
 
 function post(message) {
@@ -53,11 +56,12 @@ async function preflightWasm(pyodideUrl) {
 const PY_BRIDGE = `
 import json
 import calc.api
+import calc.display
 
 def _nfg_run(request_json):
     return json.dumps(calc.api.run(json.loads(request_json)), allow_nan=False, default=str)
 
-_nfg_run
+_nfg_present = calc.display.present_json
 `;
 
 async function fetchWheel(wheelUrl) {
@@ -95,7 +99,9 @@ async function init({ pyodideUrl, wheelUrl, timeoutMs }) {
       filename: wheelName,
     });
     mark("wheel-unpacked");
-    runCalc = pyodide.runPython(PY_BRIDGE);
+    pyodide.runPython(PY_BRIDGE);
+    runCalc = pyodide.globals.get("_nfg_run");
+    presentCalc = pyodide.globals.get("_nfg_present");
     mark("calc-imported");
     post({ type: "ready", ms: performance.now() - started, marks });
   } catch (err) {
@@ -118,11 +124,27 @@ function answer({ id, kind, params }) {
   }
 }
 
+// Display text for a calculator's form values, made by Python (the prerender's own function)
+function answerPresent({ id, request, lang }) {
+  if (!presentCalc) {
+    post({ type: "error", id, reason: failed ? "failed" : "not-ready" });
+    return;
+  }
+  try {
+    const display = JSON.parse(presentCalc(JSON.stringify(request), lang));
+    post({ type: "display", id, display });
+  } catch (err) {
+    post({ type: "error", id, reason: String(err && err.message ? err.message : err) });
+  }
+}
+
 self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === "init") {
     init(message);
   } else if (message.type === "request") {
     answer(message);
+  } else if (message.type === "present") {
+    answerPresent(message);
   }
 };

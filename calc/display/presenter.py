@@ -8,7 +8,7 @@ request = {"calculator": "memory" | "performance" | "price",
            "values": {field: text as typed}}   # missing fields take the page defaults
 result  = {"calculator", "lang", "mode", "values": {field: text},
            "ok": bool (the main request computed),
-           "outputs": [{"field", "request", "label", "text", "value"}],   # value: data-value text
+           "outputs": [{"field", "request", "unit", "label", "text", "value"}],  # value: raw text
            "errors": [{"field", "key", "message"}],
            "derivation": [{"key", "label", "formula", "text", "value", "unit"}],
            "chart": {...} | None (calc.display.charts),
@@ -167,6 +167,7 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         if value is None:
             text = missing_text(response, lang) or text
         outputs.append({"field": out.field, "request": out.request,
+                        "unit": units.result_unit(out.field),
                         "label": labels.get(out.field, out.field), "text": text,
                         "value": units.raw_value(value)})
     errors = []
