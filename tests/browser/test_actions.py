@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_expect import same_value
+from browser_expect import default_raw, same_value
 from test_calculators import page_url, set_input, shown_fields, wait_mounted, wait_state
 
-from calc import data
-from site_macros import calculators as macro
+from calc import data, display
+from calc.display import present
 
 pytestmark = pytest.mark.browser
 
 # One calculator per language, so each calculator and each language is covered once.
 ACTION_PAGES = (("en", "memory"), ("ja", "performance"), ("es", "price"))
-LANGS = ("en", "ja", "es")
+LANGS = display.LANGS
 
 MATH_ROWS_JS = """
 root => [...root.querySelectorAll('.nfg-calc__math tbody tr')].map(tr => {
@@ -32,20 +32,6 @@ root => [...root.querySelectorAll('.nfg-calc__math tbody tr')].map(tr => {
           cell.textContent];
 })
 """
-
-# formatStep from the site's own calc-format.js, on the values the macro prerendered
-JS_FORMAT_JS = """
-async ([rows, lang]) => {
-  const root = document.querySelector('.nfg-calc');
-  const config = JSON.parse(root.querySelector('.nfg-calc__config').textContent);
-  const widgetSrc = root.querySelector('script[type="module"][src]').src;  // calc-widget.js
-  const { formatStep } = await import(new URL('calc-format.js', widgetSrc).href);
-  const parse = (v) => v === null ? null : v === 'true' ? true : v === 'false' ? false
-    : (v !== '' && !Number.isNaN(Number(v))) ? Number(v) : v;
-  return rows.map(([value, unit]) => formatStep(parse(value), unit, lang, config.strings));
-}
-"""
-
 
 def _python_value(raw: str | None) -> Any:
     if raw is None:
@@ -135,31 +121,28 @@ def test_copy_link_without_clipboard_shows_the_link(browser_site: Any, open_page
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_math_is_formatted_the_same_by_macro_and_js(browser_site: Any, open_page: Any,
-                                                    lang: str) -> None:
-    strings = data.i18n(lang, "calculators")
+def test_math_rows_are_the_presenters_text(browser_site: Any, open_page: Any, lang: str) -> None:
     probe = open_page(page_url(browser_site.base_url, lang, "performance"))
     page = probe.page
     wait_mounted(page)
     root = page.query_selector(".nfg-calc")
 
-    # prerendered by the macro: readable, and what the JS would write for the same raw values
+    # prerendered: readable (no raw floats, no Python reprs)
     rows = root.evaluate(MATH_ROWS_JS)
     assert len(rows) >= 10
     texts = [text for _, _, text in rows]
     assert not [t for t in texts if re.search(r"\d{7,}|\d\.\d{5,}|e\+|None|True|False", t)], texts
-    assert page.evaluate(JS_FORMAT_JS, [[r[:2] for r in rows], lang]) == texts
 
-    # rendered by the JS after a change: what the macro's format_step writes for the same values
+    # after a change: the worker's rows are what calc.display.present writes in CPython
     assert wait_state(page, "ready", "failed") == "ready"
     set_input(page, "batch", "3")
     page.wait_for_function("() => new URLSearchParams(location.search).get('batch') === '3'",
                            timeout=10_000)
     rows = root.evaluate(MATH_ROWS_JS)
     assert rows and [text for _, _, text in rows] != texts
-    expected = [macro.format_step(_python_value(value), unit, lang, strings)
-                for value, unit, _ in rows]
-    assert [text for _, _, text in rows] == expected
+    raw = {**default_raw("performance"), "batch": "3"}
+    expected = present({"calculator": "performance", "values": raw}, lang)["derivation"]
+    assert [[r["value"], r["unit"], r["text"]] for r in expected] == rows
     assert not probe.console_errors, probe.console_errors
 
 

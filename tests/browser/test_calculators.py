@@ -10,12 +10,13 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from browser_expect import default_raw, error_message, expected_fields, query_values, same_value
 
-from calc import data
+from calc import data, display
+from calc.display import calculators
 
 pytestmark = pytest.mark.browser
 
-LANGS = ("en", "ja", "es")
-CALCULATORS = ("memory", "performance", "price")
+LANGS = display.LANGS
+CALCULATORS = tuple(calculators.CALCULATORS)
 READY_TIMEOUT_MS = 90_000
 
 # Input changes after ready, and one bad input per calculator (field, value).
