@@ -47,7 +47,7 @@ def _mantissa(body: str, decimal: str, group: str, min_grouping: int, field: str
             # "10,5" in en / "1.5" in es: the other convention's decimal sign, or a typo
             single = len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit() and not fraction
             raise CalcError(field, "number_ambiguous" if single else "number_malformed", params)
-        if len(parts) == 2 and len(whole) - 1 < 3 + min_grouping:
+        if len(parts) == 2 and len(whole) - 1 < 3 + min_grouping and not fraction:
             # es does not group 4-digit numbers: "1.500" could be 1,5 written the English way
             raise CalcError(field, "number_ambiguous", params)
         whole = "".join(parts)

@@ -1,7 +1,8 @@
 """Data tests for data/claims.toml (schema: ARCHITECTURE.md, "data/claims.toml"): seeds and
 verdicts from the fixed lists, `correct` resolves to a figure (or a stated reason) through
 calc.data, sources exist, explanations in en/ja/es without hand-typed figures, and every quote
-appears verbatim in its seed document (../shared/seeds beside the repository; skipped if absent).
+appears verbatim in its seed document (shared/seeds beside the repository, found by
+tests/seed_paths.py; skipped if absent, failed under CI=true).
 """
 
 import re
@@ -10,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seed_paths import require_seeds, seeds_dir
 
 from calc import data
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = ROOT / "data" / "claims.toml"
-SEEDS_DIR = ROOT.parent / "shared" / "seeds"
+SEEDS_DIR = seeds_dir() or ROOT.parent / "shared" / "seeds"
 
 SEEDS = ("en-notes", "ja-deck", "en-reinvent", "es-blog")
 # seed id -> file-name prefix in ../shared/seeds (000_<hash>.txt ... 003_<hash>.txt)
@@ -162,9 +164,9 @@ def _seed_texts() -> dict[str, str] | None:
 
 @pytest.mark.parametrize("claim", claims(), ids=claim_id)
 def test_quote_is_verbatim_in_its_seed(claim: dict[str, Any]) -> None:
+    require_seeds()  # skips locally without seeds, fails under CI=true
     texts = _seed_texts()
-    if texts is None:
-        pytest.skip(f"seed documents not found at {SEEDS_DIR}")
+    assert texts is not None, SEEDS_DIR
     assert claim["quote"] in texts[claim["seed"]], claim["quote"]
 
 

@@ -7,7 +7,10 @@ from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
-LANGS = ("en", "ja", "es")
+from calc import display
+
+LANGS = display.LANGS  # the one language list (mkdocs.yml)
+
 # attributes that make the browser load something
 LOAD_ATTRS = {"src", "srcset", "data", "poster", "background"}
 LINK_REL_LOADS = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest",
