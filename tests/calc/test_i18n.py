@@ -5,11 +5,11 @@ from pathlib import Path
 
 from calc_helpers import run
 
-from calc import inputs
+from calc import display, inputs
 from calc.errors import _ENGLISH
 
 I18N = Path(__file__).resolve().parents[2] / "data" / "i18n"
-LANGS = ("en", "ja", "es")
+LANGS = display.LANGS  # the one language list (mkdocs.yml)
 
 
 def load(lang: str, name: str) -> dict[str, dict[str, str]]:
@@ -67,3 +67,18 @@ def test_every_input_has_a_label() -> None:
     labels = load("en", "errors")["input"]
     for name in (*inputs.MODEL_FIELDS, *inputs.LIMITS):
         assert name in labels, name
+
+
+def test_translations_have_one_shape() -> None:
+    """Every data/i18n/<lang>/*.toml is tables of key = text (no nesting, no lists), the same
+    files in every language, one directory per site language."""
+    assert sorted(p.name for p in I18N.iterdir() if p.is_dir()) == sorted(LANGS)
+    files = sorted(p.name for p in (I18N / "en").glob("*.toml"))
+    for lang in LANGS:
+        assert sorted(p.name for p in (I18N / lang).glob("*.toml")) == files, lang
+        for name in files:
+            table = load(lang, name.removesuffix(".toml"))
+            for section, values in table.items():
+                assert isinstance(values, dict), (lang, name, section)
+                bad = [k for k, v in values.items() if not isinstance(v, str)]
+                assert not bad, (lang, name, section, bad)

@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from calc import display
+
 pytestmark = pytest.mark.site
 
 I18N = Path(__file__).resolve().parents[2] / "data" / "i18n"
-LANGS = ("en", "ja", "es")
+LANGS = display.LANGS  # the one language list (mkdocs.yml)
 
 
 def keys(table: dict[str, Any], prefix: str = "") -> set[str]:
