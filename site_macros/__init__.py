@@ -5,12 +5,12 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from . import facts, filters, tables
+from . import facts, filters, provenance, tables
 
 
 def define_env(env: Any) -> None:
     """Register the site's macros and filters."""
-    for module in (facts, filters, tables):
+    for module in (facts, filters, tables, provenance):
         module.register(env)
     # site_macros/calculators.py belongs to the browser engineer; register it once it exists
     if importlib.util.find_spec(f"{__name__}.calculators") is not None:

@@ -88,6 +88,7 @@ CHIP_COLUMNS = (
     Column("bf16_sparse", ("sparse_tflops.bf16",)),
     Column("neuronlink", ("neuronlink",), ("neuron",)),
     Column("topology", ("topology",)),
+    Column("compute_dtypes", ("compute_dtypes",)),  # issue 9/13: which number formats it computes
 )
 
 

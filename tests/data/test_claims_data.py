@@ -16,8 +16,8 @@ from calc import data
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = ROOT / "data" / "claims.toml"
 # ../shared/seeds beside the repository, else beside the worktrees folder (/work/shared/seeds)
-SEEDS_DIR = next((d for d in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds")
-                  if d.is_dir()), ROOT.parent / "shared" / "seeds")
+_SEED_DIRS = (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds")
+SEEDS_DIR = next((d for d in _SEED_DIRS if d.is_dir()), _SEED_DIRS[0])
 
 SEEDS = ("en-notes", "ja-deck", "en-reinvent", "es-blog")
 # seed id -> file-name prefix in ../shared/seeds (000_<hash>.txt ... 003_<hash>.txt)
