@@ -44,6 +44,8 @@ def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east
             # a dtype absent from a per-dtype table without a reason: not supported
             return str(data.labels(lang)["text"]["not_applicable"])
         raise UnknownFactError(f"{kind} {record_id} has no field {field!r} and no reason")
+    if isinstance(value, str):  # a data text in the page language (`<field>_ja`, `<field>_es`)
+        value = provenance.localized(record, field, lang)
     return provenance.decorate(record, field, values.display(value, field, lang), lang)
 
 
