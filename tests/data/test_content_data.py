@@ -266,3 +266,40 @@ def test_checks_catch_a_bad_matrix_cell() -> None:
     broken = {**MATRIX, "row": [{**MATRIX["row"][0],
                                  "cells": {**MATRIX["row"][0]["cells"], "inf2": "ended"}}]}
     assert matrix_problems(broken)
+
+
+# ---------------------------------------------------------------- translations of new data texts
+
+NEW_RECORDS = ("g6.xlarge", "g6e.xlarge", "g6e.12xlarge", "p5.4xlarge", "p6-b200.48xlarge",
+               "nvidia-l4", "nvidia-l40s", "nvidia-b200")
+TEXT_KEYS = ("_missing", "note", "sparse_note", "compute_dtypes_note", "tp_degrees_flagged_note")
+
+
+def translation_problems(record: Record) -> list[str]:
+    """Texts that reach a page (missing reasons, notes) have `_ja` and `_es` siblings."""
+    problems = []
+    for key, value in record.items():
+        if not key.endswith(TEXT_KEYS) or not isinstance(value, str | dict):
+            continue
+        for lang in LANGS:
+            other = record.get(f"{key}_{lang}")
+            if not other or (isinstance(value, dict) and set(other) != set(value)):
+                problems.append(f"{record.get('id')}: {key}_{lang}")
+    return problems
+
+
+@pytest.mark.parametrize("record_id", NEW_RECORDS)
+def test_new_records_have_japanese_and_spanish_texts(record_id: str) -> None:
+    record = INSTANCES.get(record_id) or next(c for c in CHIPS if c["id"] == record_id)
+    assert translation_problems(record) == []
+
+
+def test_every_compute_dtypes_note_is_translated() -> None:
+    assert [p for chip in CHIPS for p in translation_problems(
+        {k: v for k, v in chip.items() if k.startswith("compute_dtypes_note")} | {"id": chip["id"]})
+            ] == []
+
+
+def test_translation_check_can_fail() -> None:
+    assert translation_problems({"id": "x", "network_gbps_missing": "y",
+                                 "network_gbps_missing_ja": "z"})
