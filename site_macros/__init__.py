@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import calculator_widget, facts, filters, tables
+from . import calculator_widget, facts, filters, provenance, tables
 
 
 def define_env(env: Any) -> None:
     """Register the site's macros and filters."""
-    for module in (facts, filters, tables, calculator_widget):
+    for module in (facts, filters, tables, provenance, calculator_widget):
         module.register(env)

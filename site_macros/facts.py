@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import compute, data, markdown, page, values
+from . import compute, data, markdown, page, provenance, values
 
 # fact() kind → data file name
 KIND_FILES = {"chip": "chips", "core": "cores", "instance": "instances", "model": "models",
@@ -43,7 +43,9 @@ def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east
             # a dtype absent from a per-dtype table without a reason: not supported
             return str(data.labels(lang)["text"]["not_applicable"])
         raise UnknownFactError(f"{kind} {record_id} has no field {field!r} and no reason")
-    return values.display(value, field, lang)
+    if isinstance(value, str):  # a data text in the page language (`<field>_ja`, `<field>_es`)
+        value = provenance.localized(record, field, lang)
+    return provenance.decorate(record, field, values.display(value, field, lang), lang)
 
 
 def cite(env: Any, source_id: str) -> str:

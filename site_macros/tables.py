@@ -87,6 +87,7 @@ CHIP_COLUMNS = (
     Column("bf16_sparse", ("sparse_tflops.bf16",)),
     Column("neuronlink", ("neuronlink",), ("neuron",)),
     Column("topology", ("topology",)),
+    Column("compute_dtypes", ("compute_dtypes",)),  # issue 9/13: which number formats it computes
 )
 
 
@@ -177,6 +178,15 @@ def _normalised(env: Any, instance_id: str, region: str, kind: str = "on-demand"
     return cells
 
 
+def _without_bf16_peak(cells: list[str], chip: data.Record, lang: str) -> list[str]:
+    """No $/BF16-PFLOP-hour for a chip that has no BF16 (data: `compute_dtypes`, issue 13; calc
+    will stop computing it too, see issue 9)."""
+    if "bf16" in chip.get("compute_dtypes", ["bf16"]):
+        return cells
+    reason = data.missing_reason(chip, "dense_tflops.bf16") or "peak_flops_missing"
+    return [*cells[:-1], values.not_published(reason, lang)]
+
+
 def neuron_vs_gpu_table(env: Any) -> str:
     lang = page.lang(env)
     headers = _headers(["instance", "kind", "chip", "chip_count", "accelerator_memory",
@@ -190,7 +200,7 @@ def neuron_vs_gpu_table(env: Any) -> str:
                      html.escape(chip["name"]),
                      values.cell(rec, "chip_count", lang), values.cell(rec, memory, lang),
                      values.cell(chip, "dense_tflops.bf16", lang),
-                     *_normalised(env, rec["id"], PRICE_REGION)])
+                     *_without_bf16_peak(_normalised(env, rec["id"], PRICE_REGION), chip, lang)])
     return markdown.table(headers, rows)
 
 

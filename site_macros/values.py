@@ -9,7 +9,7 @@ from typing import Any
 
 from calc.display import units as display_units
 
-from . import data, formatting, units
+from . import data, formatting, provenance, units
 
 
 # Text of a number with its unit, in the page language ("384 GiB", "$21.50/h"); the same figures
@@ -113,8 +113,8 @@ def cell(record: data.Record, field: str, lang: str) -> str:
         return not_published(reason, lang)
     text = html.escape(display(value, field, lang))
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f'<span data-field="{field}" data-value="{value}">{text}</span>'
-    return text
+        text = f'<span data-field="{field}" data-value="{value}">{text}</span>'
+    return provenance.decorate(record, field, text, lang)  # up to / over, †, ‡, * (issue 13)
 
 
 # A computed value (from calc) as a cell, with the same data attributes

@@ -27,7 +27,7 @@ SOURCE_KINDS = {"official-doc", "aws-page", "price-list", "secondary", "paper", 
 CHIP_KINDS = {"neuron", "gpu"}
 VENDORS = {"aws", "nvidia"}
 TOPOLOGIES = {"ring", "2d-torus", "all-to-all", "nvlink", "pcie", "none"}
-DTYPES = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "mxfp8", "mxfp4"}
+DTYPES = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "mxfp8", "mxfp4", "fp4"}
 FAMILIES = {
     "inf1",
     "inf2",
@@ -45,6 +45,9 @@ FAMILIES = {
     "p5",
     "p5e",
     "p5en",
+    "g6",
+    "g6e",
+    "p6-b200",
 }
 PRICE_KINDS = {"on-demand", "ri-effective", "capacity-block"}
 KEBAB_ID = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
