@@ -249,6 +249,12 @@ def _describe_chip(raw: Mapping[str, Any]) -> str:
     return f"{spec.name} ({spec.vendor}, {spec.kind}): {spec.cores_per_chip} cores, {memory_gib}"
 
 
+def advise(params: Mapping[str, Any]) -> dict[str, Any]:
+    from .advise import advise as search
+
+    return search(params)
+
+
 HANDLERS: dict[str, Handler] = {
     "memory": memory,
     "perf": perf,
@@ -257,6 +263,7 @@ HANDLERS: dict[str, Handler] = {
     "price": price,
     "compare": compare,
     "list": listing,
+    "advise": advise,
 }
 
 

@@ -1,0 +1,367 @@
+"""The advisor (issue 11): which instance, TP degree, batch and instance count serve a model and a
+workload most cheaply while meeting optional latency targets.
+
+It never computes speed or price itself. Every option IS a ``calc.api.perf`` result for the
+same params (instance, tp, batch, input_len, output_len, dtype, region, price_kind, framework and
+the model fields passed through unchanged), so an option equals ``calc perf`` by construction.
+
+Search, per instance in data (filtered by ``family``):
+  1. price: an instance without a price for (region, price_kind) is rejected (``no_price``);
+  2. memory prune (cheap, no perf call): for every allowed TP, ``memory.footprint`` at batch 1
+     and seq_len = input_len + output_len against ``memory.capacity_per_core_bytes`` — the
+     terms ``memory.fit`` compares; TPs that do not fit are skipped; for those that fit, the
+     largest batch that fits (footprint is linear in batch: estimate, then step to the boundary),
+     capped at ``max_batch`` (default ``DEFAULT_MAX_BATCH``);
+  3. batch ladder 1, 2, 4, … up to that largest batch (which is added when not a power of two);
+     perf is evaluated at the top; when it misses a target (or perf says it does not fit) the
+     ladder is bisected for the largest batch that meets the targets (TTFT and TPOT grow with
+     batch), so perf runs O(log ladder) times per TP, never for a TP that does not fit;
+  4. instance_count: 1 without a request rate; with one, ceil(rate · output_len / output tok/s
+     per instance) (``tokens_per_day`` counts output tokens: rate = tokens_per_day / 86400 /
+     output_len).
+Ranking: by $ per 1M output tokens, or with a rate by fleet $/hour (count × $/hour), then
+$ per 1M output tokens, then TTFT. ``error_band`` and ``basis`` are passed through from the perf
+result when perf provides them (else null).
+"""
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import data, dtypes, inputs, memory
+from .derivation import Derivation
+from .errors import CalcError
+from .price import DEFAULT_REGION, hourly_price
+from .specs import InstanceSpec, ModelSpec
+
+SECONDS_PER_DAY = 86_400
+TOKENS_PER_MILLION = 1_000_000
+FAMILIES = ("all", "neuron", "gpu")
+PRICE_KINDS = ("on-demand", "ri-effective", "capacity-block")
+# Upper end of the batch (concurrency) search: vLLM's default max_num_seqs (256); a search bound,
+# not a hardware figure (the `max_batch` param changes it).
+DEFAULT_MAX_BATCH = 256
+MAX_RATE_REQUESTS_PER_S = 1e7
+MAX_TOKENS_PER_DAY = 1e15
+MAX_LATENCY_S = 1e6
+
+PARAMS = (
+    *inputs.MODEL_FIELDS, "dtype", "kv_dtype", "input_len", "output_len", "request_rate",
+    "tokens_per_day", "ttft_max", "tpot_max", "region", "price_kind", "family", "framework",
+    "max_batch",
+)
+# the perf params the advisor forwards (model fields are forwarded as given)
+_FORWARDED = ("dtype", "kv_dtype", "input_len", "output_len", "region", "price_kind", "framework")
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    input_len: int
+    output_len: int
+    requests_per_s: float | None      # None: no rate, rank by $ per 1M output tokens
+    ttft_max_s: float | None
+    tpot_max_s: float | None
+
+    @property
+    def output_tokens_per_s_needed(self) -> float | None:
+        return None if self.requests_per_s is None else self.requests_per_s * self.output_len
+
+
+def workload(params: Mapping[str, Any]) -> Workload:
+    input_len = inputs.integer(params, "input_len")
+    output_len = inputs.integer(params, "output_len")
+    has_rate = inputs.present(params, "request_rate")
+    has_tokens = inputs.present(params, "tokens_per_day")
+    if has_rate and has_tokens:
+        raise CalcError("tokens_per_day", "rate_conflict", {"value": "tokens_per_day"})
+    rate: float | None = None
+    if has_rate:
+        rate = inputs.number(params, "request_rate", maximum=MAX_RATE_REQUESTS_PER_S)
+    elif has_tokens:
+        per_day = inputs.number(params, "tokens_per_day", maximum=MAX_TOKENS_PER_DAY)
+        rate = per_day / SECONDS_PER_DAY / output_len
+
+    def latency(name: str) -> float | None:
+        if not inputs.present(params, name):
+            return None
+        return inputs.number(params, name, maximum=MAX_LATENCY_S)
+
+    return Workload(input_len, output_len, rate, latency("ttft_max"), latency("tpot_max"))
+
+
+def _model_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: params[name] for name in inputs.MODEL_FIELDS if inputs.present(params, name)}
+
+
+def _reason(key: str, **values: Any) -> dict[str, Any]:
+    return {"key": key, "params": values}
+
+
+@dataclass(slots=True)
+class _Search:
+    """The state of one advise call: the perf params shared by every evaluation."""
+
+    base: dict[str, Any]
+    load: Workload
+    perf_calls: int = 0
+
+    def perf(self, instance_id: str, tp: int, batch: int) -> dict[str, Any] | CalcError:
+        from .api import perf as api_perf
+
+        self.perf_calls += 1
+        try:
+            return api_perf({**self.base, "instance": instance_id, "tp": tp, "batch": batch})
+        except CalcError as error:
+            return error
+
+    def meets(self, result: dict[str, Any] | CalcError) -> bool:
+        if isinstance(result, CalcError) or not result.get("fits", False):
+            return False
+        load = self.load
+        if load.ttft_max_s is not None and result["ttft_s"] > load.ttft_max_s:
+            return False
+        return load.tpot_max_s is None or result["tpot_s"] <= load.tpot_max_s
+
+
+def largest_fitting_batch(
+    fits_at: Callable[[int], int], capacity: int, cap: int
+) -> int:
+    """Largest b in [1, cap] with fits_at(b) ≤ capacity (fits_at(b): bytes per core at batch b,
+    non-decreasing in b); 0 when batch 1 does not fit. A linear estimate from b = 1 and b = 2,
+    then steps to the exact boundary (per-core bytes are affine in b up to rounding)."""
+    one = fits_at(1)
+    if one > capacity:
+        return 0
+    if cap == 1:
+        return 1
+    slope = fits_at(2) - one
+    guess = cap if slope <= 0 else min(cap, max(1, 1 + (capacity - one) // slope))
+    while guess > 1 and fits_at(guess) > capacity:
+        guess -= 1
+    while guess < cap and fits_at(guess + 1) <= capacity:
+        guess += 1
+    return guess
+
+
+def batch_ladder(largest: int) -> list[int]:
+    """1, 2, 4, … ≤ largest, plus largest itself."""
+    ladder = [1 << k for k in range(largest.bit_length()) if 1 << k <= largest]
+    if ladder[-1] != largest:
+        ladder.append(largest)
+    return ladder
+
+
+def _instances(family: str) -> list[InstanceSpec]:
+    specs = [data.instance(instance_id) for instance_id in data.instance_ids()]
+    return [spec for spec in specs if family == "all" or spec.kind == family]
+
+
+def advise(params: Mapping[str, Any]) -> dict[str, Any]:
+    inputs.check_known(params, PARAMS)
+    model = inputs.model(params)
+    if not model.is_decoder:
+        raise CalcError("model", "not_a_decoder", {"value": model.id})
+    load = workload(params)
+    dtype = inputs.choice(params, "dtype", dtypes.DTYPE_BITS, default="bf16")
+    kv_dtype = (
+        inputs.choice(params, "kv_dtype", dtypes.KV_DTYPES)
+        if inputs.present(params, "kv_dtype") else dtypes.default_kv_dtype(dtype)
+    )
+    region = inputs.text(params, "region", default=DEFAULT_REGION)
+    price_kind = inputs.choice(params, "price_kind", PRICE_KINDS, default="on-demand")
+    family = inputs.choice(params, "family", FAMILIES, default="all")
+    max_batch = inputs.integer(params, "max_batch", default=DEFAULT_MAX_BATCH)
+    framework = inputs.text(params, "framework") if inputs.present(params, "framework") else None
+    hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
+
+    base: dict[str, Any] = _model_params(params)
+    base.update(dtype=dtype, input_len=load.input_len, output_len=load.output_len,
+                region=region, price_kind=price_kind)
+    if inputs.present(params, "kv_dtype"):
+        base["kv_dtype"] = kv_dtype
+    if framework is not None:
+        base["framework"] = framework
+    search = _Search(base, load)
+
+    options: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    best_ttft: float | None = None
+    best_tpot: float | None = None
+    for instance in _instances(family):
+        found, refused, fastest = _search_instance(
+            search, model, instance, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
+            max_batch=max_batch,
+        )
+        options.extend(found)
+        rejected.extend(refused)
+        for ttft, tpot in fastest:
+            best_ttft = ttft if best_ttft is None else min(best_ttft, ttft)
+            best_tpot = tpot if best_tpot is None else min(best_tpot, tpot)
+
+    with_rate = load.requests_per_s is not None
+    options.sort(key=lambda o: (
+        o["fleet_usd_per_hour"] if with_rate else o["usd_per_million_output_tokens"],
+        o["usd_per_million_output_tokens"], o["ttft_s"], o["instance"], o["tp_degree"],
+    ))
+    message = None
+    if not options:
+        if best_ttft is not None:
+            message = _reason("targets_unreachable", best_ttft_s=best_ttft, best_tpot_s=best_tpot,
+                              ttft_max_s=load.ttft_max_s, tpot_max_s=load.tpot_max_s)
+        else:
+            message = _reason("nothing_fits")
+    steps = Derivation()
+    steps.add("seq_len", "input_len + output_len", load.input_len + load.output_len, "tokens")
+    steps.add("requests_per_s", "given, or tokens_per_day / 86400 / output_len",
+              load.requests_per_s, "requests/s")
+    steps.add("output_tokens_per_s_needed", "requests/s × output_len",
+              load.output_tokens_per_s_needed, "tokens/s")
+    steps.add("instance_count", "ceil(tokens/s needed / output tokens/s per instance)",
+              None if not options else options[0]["instance_count"], "")
+    steps.add("perf_evaluations", "perf calls after the memory prune", search.perf_calls, "")
+    return {
+        "model": model.id,
+        "dtype": dtype,
+        "kv_dtype": kv_dtype,
+        "input_len": load.input_len,
+        "output_len": load.output_len,
+        "requests_per_s": load.requests_per_s,
+        "output_tokens_per_s_needed": load.output_tokens_per_s_needed,
+        "ttft_max_s": load.ttft_max_s,
+        "tpot_max_s": load.tpot_max_s,
+        "region": region,
+        "price_kind": price_kind,
+        "family": family,
+        "framework": framework,
+        "max_batch": max_batch,
+        "ranked_by": "fleet_usd_per_hour" if with_rate else "usd_per_million_output_tokens",
+        "options": options,
+        "rejected": rejected,
+        "message": message,
+        "perf_evaluations": search.perf_calls,
+        "derivation": steps.as_list(),
+    }
+
+
+def _search_instance(
+    search: _Search, model: ModelSpec, instance: InstanceSpec, *, dtype: str, kv_dtype: str,
+    price_kind: str, max_batch: int,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[tuple[float, float]]]:
+    """(options, rejected, (ttft, tpot) at batch 1 of every TP that fits but misses targets)."""
+    region = search.base["region"]
+    hourly = hourly_price(instance.id, region, price_kind)
+    if hourly.usd_per_hour is None:
+        return [], [{"instance": instance.id, "tp_degree": None,
+                     "reason": _reason("no_price", price_missing_reason=hourly.missing_reason,
+                                       region=region, price_kind=price_kind)}], []
+    try:
+        capacity = memory.capacity_per_core_bytes(instance)
+    except CalcError as error:
+        return [], [{"instance": instance.id, "tp_degree": None,
+                     "reason": _reason(error.key)}], []
+    seq_len = search.load.input_len + search.load.output_len
+    options: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    fastest: list[tuple[float, float]] = []
+    smallest_per_core: int | None = None
+    for tp in memory.tp_search_order(model, instance):
+
+        def per_core(batch: int, degree: int = tp) -> int:
+            return memory.footprint(
+                model, instance.chip, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
+                seq_len=seq_len, tp=degree,
+            ).per_core_bytes
+
+        largest = largest_fitting_batch(per_core, capacity, max_batch)
+        if largest == 0:
+            at_one = per_core(1)
+            smallest_per_core = at_one if smallest_per_core is None else min(
+                smallest_per_core, at_one)
+            continue
+        option, miss = _best_batch(search, instance, tp, batch_ladder(largest))
+        if option is not None:
+            options.append(option)
+        elif miss is not None:
+            rejected.append({"instance": instance.id, "tp_degree": tp, "reason": miss})
+            if miss["key"] in ("misses_ttft", "misses_tpot", "misses_targets"):
+                fastest.append((miss["params"]["ttft_s"], miss["params"]["tpot_s"]))
+    if not options and not rejected:
+        rejected.append({"instance": instance.id, "tp_degree": None,
+                         "reason": _reason("does_not_fit", per_core_bytes=smallest_per_core,
+                                           capacity_per_core_bytes=capacity,
+                                           seq_len=seq_len)})
+    return options, rejected, fastest
+
+
+def _miss_reason(search: _Search, result: dict[str, Any] | CalcError) -> dict[str, Any]:
+    if isinstance(result, CalcError):
+        return _reason(result.key, **{k: v for k, v in result.params.items() if k != "field"})
+    if not result.get("fits", False):
+        return _reason("does_not_fit", batch=result["batch"])
+    load = search.load
+    slow_ttft = load.ttft_max_s is not None and result["ttft_s"] > load.ttft_max_s
+    slow_tpot = load.tpot_max_s is not None and result["tpot_s"] > load.tpot_max_s
+    key = "misses_targets" if slow_ttft and slow_tpot else (
+        "misses_ttft" if slow_ttft else "misses_tpot")
+    return _reason(key, ttft_s=result["ttft_s"], tpot_s=result["tpot_s"],
+                   ttft_max_s=load.ttft_max_s, tpot_max_s=load.tpot_max_s)
+
+
+def _best_batch(
+    search: _Search, instance: InstanceSpec, tp: int, ladder: list[int]
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(option at the largest ladder batch that meets the targets, or the reason at batch 1)."""
+    top = search.perf(instance.id, tp, ladder[-1])
+    if search.meets(top) and not isinstance(top, CalcError):
+        return _option(search, top), None
+    if len(ladder) == 1:
+        return None, _miss_reason(search, top)
+    bottom = search.perf(instance.id, tp, ladder[0])
+    if not search.meets(bottom):
+        return None, _miss_reason(search, bottom)
+    good, bad = 0, len(ladder) - 1          # ladder[good] meets, ladder[bad] does not
+    best: dict[str, Any] | CalcError = bottom
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        result = search.perf(instance.id, tp, ladder[middle])
+        if search.meets(result):
+            good, best = middle, result
+        else:
+            bad = middle
+    if isinstance(best, CalcError):  # unreachable: bottom met the targets
+        return None, _miss_reason(search, best)
+    return _option(search, best), None
+
+
+def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
+    """One option: the perf result's own fields, plus the count the request rate needs."""
+    needed = search.load.output_tokens_per_s_needed
+    per_instance = result["output_tokens_per_s"]
+    count = 1 if needed is None else max(1, math.ceil(needed / per_instance))
+    usd_per_hour = result["usd_per_hour"]
+    return {
+        "instance": result["instance"],
+        "kind": data.instance(result["instance"]).kind,
+        "tp_degree": result["tp_degree"],
+        "batch": result["batch"],
+        "replicas": result["replicas"],
+        "instance_count": count,
+        "ttft_s": result["ttft_s"],
+        "tpot_s": result["tpot_s"],
+        "e2e_s": result["e2e_s"],
+        "output_tokens_per_s": per_instance,
+        "output_tokens_per_s_per_replica": result["output_tokens_per_s_per_replica"],
+        "output_tokens_per_s_per_user": result["output_tokens_per_s_per_replica"] / result["batch"],
+        "usd_per_hour": usd_per_hour,
+        "fleet_usd_per_hour": usd_per_hour * count,
+        "usd_per_million_output_tokens": result["usd_per_million_output_tokens"],
+        "utilization": None if needed is None else needed / (per_instance * count),
+        "price_kind": search.base["price_kind"],
+        "head_padding": next(
+            (s["value"] for s in result["derivation"] if s["key"] == "head_padding"), None),
+        "decode_bound": result["decode_bound"],
+        "error_band": result.get("error_band"),
+        "basis": result.get("basis"),
+        "framework": result.get("framework", search.base.get("framework")),
+    }
