@@ -342,7 +342,7 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
     usd_per_hour = result["usd_per_hour"]
     return {
         "instance": result["instance"],
-        "kind": data.instance(result["instance"]).kind,
+        "instance_kind": data.instance(result["instance"]).kind,
         "tp_degree": result["tp_degree"],
         "batch": result["batch"],
         "replicas": result["replicas"],

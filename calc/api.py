@@ -255,6 +255,12 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
     return search(params)
 
 
+def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
+    from .advise_train import advise_train as search
+
+    return search(params)
+
+
 HANDLERS: dict[str, Handler] = {
     "memory": memory,
     "perf": perf,
@@ -264,6 +270,7 @@ HANDLERS: dict[str, Handler] = {
     "compare": compare,
     "list": listing,
     "advise": advise,
+    "advise_train": advise_train,
 }
 
 

@@ -55,4 +55,7 @@ _ENGLISH: dict[str, str] = {
     "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
     "bad_argument": "{value}",
     "internal_error": "internal error: {value}",
+    # advisor (issue 11)
+    "rate_conflict": "give a request rate or tokens per day, not both ({value})",
+    "goal_required": "give a deadline (deadline_h) or a budget (budget_usd)",
 }

@@ -1,0 +1,182 @@
+"""The advisor's training mode (issue 11 item 2): tokens to train and a deadline and/or a budget
+-> the cheapest instance type × count, with time, cost and error band.
+
+Built on the api results, never a second formula: time and cost are ``calc.api.train`` for the
+same params (model fields, instance, count, tokens, seq_len, dtype, mfu, region, price_kind); the
+memory check is ``calc.api.train_memory``.
+Per instance (filtered by ``family``), priced for (region, price_kind):
+  1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device —
+     ZeRO-3, full recomputation, sequence parallel, the largest allowed TP that divides the heads
+     (the layout with the least memory per device; it is reported, not a recommendation of how
+     to train);
+  2. deadline: count_deadline = ceil(time at count 1 / deadline) (train time is count⁻¹);
+     count = max(memory count, deadline count), checked with api.train at that count;
+  3. budget: options whose cost exceeds it are rejected (``over_budget``).
+Under the train model cost does not depend on the count (count × time is constant), so the
+count is the smallest that meets the memory and the deadline. Ranked by cost, then time.
+"""
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from . import data, dtypes, inputs
+from .advise import FAMILIES, PRICE_KINDS
+from .derivation import Derivation
+from .errors import CalcError
+from .price import DEFAULT_REGION, hourly_price
+from .specs import InstanceSpec, ModelSpec
+
+SECONDS_PER_HOUR = 3600
+DEFAULT_MAX_COUNT = 1024
+MAX_DEADLINE_H = 1e6
+MAX_BUDGET_USD = 1e12
+
+PARAMS = (
+    *inputs.MODEL_FIELDS, "tokens", "seq_len", "deadline_h", "budget_usd", "dtype", "mfu",
+    "region", "price_kind", "family", "max_count",
+)
+
+
+def _reason(key: str, **values: Any) -> dict[str, Any]:
+    return {"key": key, "params": values}
+
+
+def _layout_tp(model: ModelSpec, instance: InstanceSpec) -> int:
+    divisors = [d for d in instance.tp_degrees if model.heads % d == 0]
+    return max(divisors) if divisors else 1
+
+
+def _memory_count(
+    base: dict[str, Any], model: ModelSpec, instance: InstanceSpec, max_count: int
+) -> tuple[int | None, dict[str, Any]]:
+    """(smallest fitting count on the 1, 2, 4, … ladder, the layout), None when none fits."""
+    from .api import train_memory
+
+    tp = _layout_tp(model, instance)
+    layout = {"zero": 3, "recompute": "full", "sp": tp > 1, "tp": tp}
+    params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len") if name in base}
+    count = 1
+    while count <= max_count:
+        try:
+            result = train_memory({**params, **layout, "instance": instance.id, "count": count})
+        except CalcError:
+            return None, layout
+        if result["fits"]:
+            return count, layout
+        count *= 2
+    return None, layout
+
+
+def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
+    from .api import train
+
+    inputs.check_known(params, PARAMS)
+    model = inputs.model(params)
+    tokens = inputs.integer(params, "tokens")
+    seq_len = inputs.integer(params, "seq_len")
+    deadline_h = (inputs.number(params, "deadline_h", maximum=MAX_DEADLINE_H)
+                  if inputs.present(params, "deadline_h") else None)
+    budget = (inputs.number(params, "budget_usd", maximum=MAX_BUDGET_USD)
+              if inputs.present(params, "budget_usd") else None)
+    if deadline_h is None and budget is None:
+        raise CalcError("deadline_h", "goal_required")
+    dtype = inputs.choice(params, "dtype", dtypes.DTYPE_BITS, default="bf16")
+    region = inputs.text(params, "region", default=DEFAULT_REGION)
+    price_kind = inputs.choice(params, "price_kind", PRICE_KINDS, default="on-demand")
+    family = inputs.choice(params, "family", FAMILIES, default="all")
+    max_count = inputs.integer(params, "max_count", default=DEFAULT_MAX_COUNT)
+    hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
+
+    base: dict[str, Any] = {
+        name: params[name] for name in inputs.MODEL_FIELDS if inputs.present(params, name)
+    }
+    base.update(tokens=tokens, seq_len=seq_len, dtype=dtype, region=region,
+                price_kind=price_kind)
+    if inputs.present(params, "mfu"):
+        base["mfu"] = params["mfu"]
+
+    options: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    for instance_id in data.instance_ids():
+        instance = data.instance(instance_id)
+        if family != "all" and instance.kind != family:
+            continue
+        hourly = hourly_price(instance.id, region, price_kind)
+        if hourly.usd_per_hour is None:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "no_price", price_missing_reason=hourly.missing_reason, region=region,
+                price_kind=price_kind)})
+            continue
+        train_params = {**base, "instance": instance.id}
+        memory_count, layout = _memory_count(base, model, instance, max_count)
+        if memory_count is None:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "does_not_fit", max_count=max_count, **layout)})
+            continue
+        try:
+            single = train({**train_params, "count": 1})
+        except CalcError as error:
+            rejected.append({"instance": instance.id, "reason": _reason(error.key)})
+            continue
+        count = memory_count
+        if deadline_h is not None:
+            count = max(count, math.ceil(single["time_s"] / (deadline_h * SECONDS_PER_HOUR)))
+        if count > max_count:
+            fastest = train({**train_params, "count": max_count})
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "misses_deadline", time_h=fastest["time_h"], count=max_count,
+                deadline_h=deadline_h)})
+            continue
+        result = single if count == 1 else train({**train_params, "count": count})
+        if deadline_h is not None and result["time_h"] > deadline_h:
+            count += 1  # the ceil above can land a rounding hair short
+            result = train({**train_params, "count": count})
+        cost = result["cost_usd"]
+        if budget is not None and cost is not None and cost > budget:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "over_budget", cost_usd=cost, budget_usd=budget, count=count)})
+            continue
+        options.append({
+            "instance": instance.id,
+            "instance_kind": instance.kind,
+            "instance_count": count,
+            "memory_count": memory_count,
+            "layout": layout,
+            "time_s": result["time_s"],
+            "time_h": result["time_h"],
+            "cost_usd": cost,
+            "usd_per_hour": result["usd_per_hour"],
+            "fleet_usd_per_hour": result["usd_per_hour"] * count,
+            "tokens_per_s": result["tokens_per_s"],
+            "mfu": result["mfu"],
+            "price_kind": price_kind,
+            "error_band": result.get("error_band"),
+            "basis": result.get("basis"),
+        })
+    options.sort(key=lambda o: (o["cost_usd"], o["time_s"], o["instance"]))
+    steps = Derivation()
+    top = options[0] if options else None
+    steps.add("instance_count", "max(fewest that fit in memory, ceil(time at 1 / deadline))",
+              None if top is None else top["instance_count"], "")
+    steps.add("time_s", "api train at that count", None if top is None else top["time_s"], "s")
+    steps.add("cost_usd", "api train at that count", None if top is None else top["cost_usd"],
+              "USD")
+    message = None if options else _reason("no_training_option", deadline_h=deadline_h,
+                                           budget_usd=budget)
+    return {
+        "model": model.id,
+        "tokens": tokens,
+        "seq_len": seq_len,
+        "deadline_h": deadline_h,
+        "budget_usd": budget,
+        "dtype": dtype,
+        "region": region,
+        "price_kind": price_kind,
+        "family": family,
+        "max_count": max_count,
+        "options": options,
+        "rejected": rejected,
+        "message": message,
+        "derivation": steps.as_list(),
+    }
