@@ -113,6 +113,8 @@ class _Search:
         try:
             return api_perf({**self.base, "instance": instance_id, "tp": tp, "batch": batch})
         except CalcError as error:
+            if error.key == "unknown_field":  # e.g. a param this perf does not take: bad input
+                raise
             return error
 
     def meets(self, result: dict[str, Any] | CalcError) -> bool:
@@ -315,7 +317,7 @@ def _best_batch(
     top = search.perf(instance.id, tp, ladder[-1])
     if search.meets(top) and not isinstance(top, CalcError):
         return _option(search, top), None
-    if len(ladder) == 1:
+    if len(ladder) == 1 or isinstance(top, CalcError):  # an error does not depend on the batch
         return None, _miss_reason(search, top)
     bottom = search.perf(instance.id, tp, ladder[0])
     if not search.meets(bottom):

@@ -1,0 +1,353 @@
+"""The advisor (issue 11): the API/CLI contract, and every option equals calc perf and calc memory
+for the same configuration."""
+
+import json
+import math
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from calc_helpers import error, run
+
+from calc import data
+from calc.advise import batch_ladder, largest_fitting_batch
+
+ROOT = Path(__file__).resolve().parents[2]
+OPTION_FIELDS = {
+    "instance", "tp_degree", "batch", "replicas", "instance_count", "ttft_s", "tpot_s",
+    "output_tokens_per_s", "usd_per_hour", "usd_per_million_output_tokens", "price_kind",
+    "error_band", "basis",
+}
+# fields an option copies from the perf result of the same configuration
+FROM_PERF = (
+    "instance", "tp_degree", "batch", "replicas", "ttft_s", "tpot_s", "e2e_s",
+    "output_tokens_per_s", "output_tokens_per_s_per_replica", "usd_per_hour",
+    "usd_per_million_output_tokens", "decode_bound",
+)
+REQUESTS: list[dict[str, Any]] = [
+    {"model": "llama-3.1-8b", "input_len": 1024, "output_len": 256},
+    {"model": "llama-3.1-70b", "input_len": 1024, "output_len": 256, "ttft_max": 1.0,
+     "tpot_max": 0.05, "request_rate": 2},
+    {"model": "mixtral-8x7b", "input_len": 512, "output_len": 128, "family": "neuron",
+     "dtype": "fp8"},
+    {"layers": 24, "hidden": 2048, "heads": 16, "kv_heads": 4, "intermediate": 5632,
+     "vocab": 32000, "gated": True, "input_len": 2048, "output_len": 512, "tpot_max": 0.02,
+     "tokens_per_day": 5e8},
+]
+PERF_KEYS = ("dtype", "kv_dtype", "input_len", "output_len", "region", "price_kind", "framework")
+MODEL_KEYS = ("model", "layers", "hidden", "heads", "kv_heads", "intermediate", "vocab", "gated",
+              "params", "head_dim", "tied", "experts", "active_experts", "active_params")
+
+
+def perf_params(request: dict[str, Any], option: dict[str, Any]) -> dict[str, Any]:
+    params = {k: v for k, v in request.items() if k in PERF_KEYS or k in MODEL_KEYS}
+    params.update(instance=option["instance"], tp=option["tp_degree"], batch=option["batch"])
+    return params
+
+
+@pytest.fixture(scope="module", params=range(len(REQUESTS)))
+def advised(request: pytest.FixtureRequest) -> tuple[dict[str, Any], dict[str, Any]]:
+    params = REQUESTS[request.param]
+    return params, run("advise", **params)
+
+
+def test_options_have_the_contract_fields(advised: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    _, result = advised
+    assert result["options"], result["message"]
+    for option in result["options"]:
+        assert OPTION_FIELDS <= set(option)
+    for entry in result["rejected"]:
+        assert {"instance", "reason"} <= set(entry)
+        assert isinstance(entry["reason"]["key"], str) and isinstance(entry["reason"]["params"],
+                                                                       dict)
+
+
+def test_every_option_equals_perf_and_memory(
+    advised: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    request, result = advised
+    for option in result["options"]:
+        params = perf_params(request, option)
+        perf = run("perf", **params)
+        for field in FROM_PERF:
+            assert option[field] == perf[field], (option["instance"], field)
+        assert option["error_band"] == perf.get("error_band")
+        assert option["basis"] == perf.get("basis")
+        assert perf["fits"] is True
+        memory_params = {k: v for k, v in params.items()
+                         if k not in ("input_len", "output_len", "region", "price_kind",
+                                      "framework")}
+        memory = run("memory", **memory_params,
+                     seq_len=request["input_len"] + request["output_len"])
+        assert memory["fits"] is True
+        assert memory["tp_degree"] == option["tp_degree"]
+        assert memory["replicas"] == option["replicas"]
+        assert memory["max_batch"] >= option["batch"]
+
+
+def test_options_meet_the_targets_and_the_rate(
+    advised: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    request, result = advised
+    needed = result["output_tokens_per_s_needed"]
+    for option in result["options"]:
+        if "ttft_max" in request:
+            assert option["ttft_s"] <= request["ttft_max"]
+        if "tpot_max" in request:
+            assert option["tpot_s"] <= request["tpot_max"]
+        if needed is None:
+            assert option["instance_count"] == 1
+        else:
+            count = option["instance_count"]
+            assert count * option["output_tokens_per_s"] >= needed
+            assert count == 1 or (count - 1) * option["output_tokens_per_s"] < needed
+            assert option["fleet_usd_per_hour"] == pytest.approx(count * option["usd_per_hour"])
+
+
+def test_ranking(advised: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    _, result = advised
+    key = result["ranked_by"]
+    values = [option[key] for option in result["options"]]
+    assert values == sorted(values)
+
+
+def test_every_instance_is_an_option_or_rejected(
+    advised: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    request, result = advised
+    family = request.get("family", "all")
+    wanted = {i for i in data.instance_ids()
+              if family == "all" or data.instance(i).kind == family}
+    seen = {o["instance"] for o in result["options"]} | {r["instance"] for r in result["rejected"]}
+    assert seen == wanted
+    for option in result["options"]:
+        assert family == "all" or option["instance_kind"] == family
+
+
+def test_batch_is_the_largest_that_meets_the_targets(
+    advised: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    """The next batch up the ladder misses a target or does not fit (the bisection's claim)."""
+    request, result = advised
+    for option in result["options"][:6]:
+        params = perf_params(request, option)
+        bigger = option["batch"] * 2
+        if bigger > result["max_batch"]:
+            continue
+        memory = run("memory", **{k: v for k, v in params.items()
+                                  if k not in ("input_len", "output_len", "region",
+                                               "price_kind", "framework")},
+                     seq_len=request["input_len"] + request["output_len"])
+        if bigger > memory["max_batch"]:
+            continue  # the ladder stops at the largest batch that fits
+        perf = run("perf", **{**params, "batch": bigger})
+        too_slow = ("ttft_max" in request and perf["ttft_s"] > request["ttft_max"]) or (
+            "tpot_max" in request and perf["tpot_s"] > request["tpot_max"])
+        assert too_slow or not perf["fits"], (option["instance"], option["tp_degree"])
+
+
+def test_rejected_tp_degrees_do_not_fit_or_miss_targets() -> None:
+    result = run("advise", model="llama-3.1-70b", input_len=1024, output_len=256, tpot_max=0.05)
+    reasons = {r["reason"]["key"] for r in result["rejected"]}
+    assert "does_not_fit" in reasons
+    for entry in result["rejected"]:
+        if entry["reason"]["key"] == "misses_tpot":
+            perf = run("perf", model="llama-3.1-70b", input_len=1024, output_len=256,
+                       instance=entry["instance"], tp=entry["tp_degree"], batch=1)
+            assert perf["tpot_s"] > 0.05
+            assert perf["tpot_s"] == entry["reason"]["params"]["tpot_s"]
+        if entry["reason"]["key"] == "does_not_fit" and entry["tp_degree"] is None:
+            inst = data.instance(entry["instance"])
+            for tp in inst.tp_degrees:
+                memory = run("memory", model="llama-3.1-70b", instance=entry["instance"],
+                             seq_len=1280, tp=tp)
+                assert memory["fits"] is False
+
+
+def test_impossible_targets_give_no_options_and_the_best_reachable() -> None:
+    result = run("advise", model="llama-3.1-70b", input_len=1024, output_len=256,
+                 ttft_max=1e-4, tpot_max=1e-4)
+    assert result["options"] == []
+    message = result["message"]
+    assert message["key"] == "targets_unreachable"
+    best_ttft = message["params"]["best_ttft_s"]
+    best_tpot = message["params"]["best_tpot_s"]
+    assert best_ttft > 1e-4 and best_tpot > 1e-4
+    reached = [r["reason"]["params"] for r in result["rejected"]
+               if r["reason"]["key"] == "misses_targets"]
+    assert min(p["ttft_s"] for p in reached) == best_ttft
+    assert min(p["tpot_s"] for p in reached) == best_tpot
+
+
+def test_nothing_fits_message() -> None:
+    result = run("advise", model="llama-3.1-405b", input_len=1024, output_len=256,
+                 family="neuron", region="us-east-1", dtype="fp32")
+    if result["options"]:
+        pytest.skip("some Neuron instance holds 405B in fp32 with the current data")
+    assert result["message"]["key"] == "nothing_fits"
+
+
+def test_tokens_per_day_is_a_rate() -> None:
+    by_rate = run("advise", model="llama-3.1-8b", input_len=512, output_len=200, request_rate=3)
+    by_day = run("advise", model="llama-3.1-8b", input_len=512, output_len=200,
+                 tokens_per_day=3 * 200 * 86400)
+    assert by_day["requests_per_s"] == pytest.approx(3)
+    assert [(o["instance"], o["tp_degree"], o["instance_count"]) for o in by_day["options"]] == [
+        (o["instance"], o["tp_degree"], o["instance_count"]) for o in by_rate["options"]]
+
+
+def test_input_errors() -> None:
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1, request_rate=1,
+                 tokens_per_day=1)["key"] == "rate_conflict"
+    assert error("advise", model="llama-3.1-8b", input_len=1)["key"] == "missing_field"
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
+                 family="tpu")["key"] == "unknown_choice"
+    assert error("advise", model="bert-base", input_len=1, output_len=1)["key"] == "not_a_decoder"
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
+                 nonsense=1)["key"] == "unknown_field"
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
+                 ttft_max=-1)["key"] == "must_be_positive_number"
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
+                 region="mars-1")["key"] == "unknown_region"
+
+
+def test_framework_is_passed_to_perf() -> None:
+    """perf decides what a framework means: the advisor forwards it; a perf that does not take
+    it makes the request fail with perf's own error (never a silently different number)."""
+    response = __import__("calc.api", fromlist=["run"]).run(
+        {"kind": "advise", "params": {"model": "llama-3.1-8b", "input_len": 128,
+                                      "output_len": 128, "framework": "vllm"}})
+    perf = __import__("calc.api", fromlist=["run"]).run(
+        {"kind": "perf", "params": {"model": "llama-3.1-8b", "input_len": 128,
+                                    "output_len": 128, "framework": "vllm",
+                                    "instance": "inf2.48xlarge"}})
+    if perf["ok"]:
+        assert response["ok"]
+        assert response["result"]["framework"] == "vllm"
+    else:
+        assert not response["ok"]
+        assert response["error"]["key"] == perf["error"]["key"]
+
+
+def test_ladder_and_batch_search_helpers() -> None:
+    assert batch_ladder(1) == [1]
+    assert batch_ladder(8) == [1, 2, 4, 8]
+    assert batch_ladder(12) == [1, 2, 4, 8, 12]
+
+    def bytes_at(batch: int) -> int:
+        return 1000 + 7 * batch + (batch // 3)
+
+    for capacity in range(990, 1400, 13):
+        expected = max([b for b in range(1, 65) if bytes_at(b) <= capacity], default=0)
+        assert largest_fitting_batch(bytes_at, capacity, 64) == expected
+
+
+# ---------------------------------------------------------------- training mode
+
+
+def test_train_options_equal_api_train_and_meet_the_deadline() -> None:
+    params = {"model": "llama-3.1-8b", "tokens": 10**11, "seq_len": 4096, "deadline_h": 240}
+    result = run("advise_train", **params)
+    assert result["options"]
+    costs = [o["cost_usd"] for o in result["options"]]
+    assert costs == sorted(costs)
+    for option in result["options"]:
+        train = run("train", model="llama-3.1-8b", tokens=10**11, seq_len=4096,
+                    instance=option["instance"], count=option["instance_count"])
+        for field in ("time_s", "time_h", "cost_usd", "usd_per_hour", "tokens_per_s", "mfu"):
+            assert option[field] == train[field], (option["instance"], field)
+        assert option["time_h"] <= 240
+        assert option["error_band"] == train.get("error_band")
+        count = option["instance_count"]
+        if count > option["memory_count"]:  # one fewer instance would miss the deadline
+            fewer = run("train", model="llama-3.1-8b", tokens=10**11, seq_len=4096,
+                        instance=option["instance"], count=count - 1)
+            assert fewer["time_h"] > 240
+        memory = run("train_memory", model="llama-3.1-8b", seq_len=4096,
+                     instance=option["instance"], count=option["memory_count"],
+                     **option["layout"])
+        assert memory["fits"] is True
+
+
+def test_train_budget_and_errors() -> None:
+    base = {"model": "llama-3.1-8b", "tokens": 10**11, "seq_len": 4096}
+    cheap = run("advise_train", **base, deadline_h=240)
+    cheapest = cheap["options"][0]["cost_usd"]
+    within = run("advise_train", **base, budget_usd=cheapest * 1.0001)
+    assert within["options"] and all(o["cost_usd"] <= cheapest * 1.0001
+                                     for o in within["options"])
+    none = run("advise_train", **base, budget_usd=cheapest / 2)
+    assert none["options"] == [] and none["message"]["key"] == "no_training_option"
+    assert any(r["reason"]["key"] == "over_budget" for r in none["rejected"])
+    assert error("advise_train", **base)["key"] == "goal_required"
+
+
+# ---------------------------------------------------------------- CLI and labels
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "calc", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def test_cli_advise_json_equals_api() -> None:
+    done = cli("advise", "--model", "llama-3.1-8b", "--input-len", "512", "--output-len", "128",
+               "--ttft-max", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    expected = run("advise", model="llama-3.1-8b", input_len=512, output_len=128, ttft_max=2)
+    assert printed == json.loads(json.dumps(expected))
+    text = cli("advise", "--model", "llama-3.1-8b", "--input-len", "512", "--output-len", "128")
+    assert text.returncode == 0 and "options" in text.stdout
+
+
+def test_cli_bad_input_is_one_line() -> None:
+    done = cli("advise", "--model", "llama-3.1-8b", "--input-len", "512", "--output-len", "x")
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    train = cli("advise-train", "--model", "llama-3.1-8b", "--tokens", "1e9", "--seq-len", "2048",
+                "--deadline-h", "24", "--json")
+    assert train.returncode == 0, train.stderr
+    assert json.loads(train.stdout)["options"]
+
+
+def test_every_advise_key_has_a_label() -> None:
+    with (ROOT / "data/i18n/en/steps.toml").open("rb") as handle:
+        steps = tomllib.load(handle)
+    labels = set(steps["step"]) | set(steps["field"])
+    with (ROOT / "data/i18n/en/errors.toml").open("rb") as handle:
+        errors = tomllib.load(handle)
+    results = [
+        run("advise", **REQUESTS[1]),
+        run("advise", model="llama-3.1-70b", input_len=1024, output_len=256, ttft_max=1e-4),
+        run("advise_train", model="llama-3.1-8b", tokens=10**11, seq_len=4096, deadline_h=1),
+    ]
+    # error_band, basis and framework are perf's fields (labelled by the perf work)
+    owned_elsewhere = {"error_band", "basis", "framework", "derivation"}
+    for result in results:
+        for step in result["derivation"]:
+            assert step["key"] in steps["step"], step["key"]
+        rows = [result, *result["options"]]
+        for row in rows:
+            for field in set(row) - owned_elsewhere:
+                assert field in labels, field
+        reasons = [r["reason"]["key"] for r in result["rejected"]]
+        if result["message"]:
+            reasons.append(result["message"]["key"])
+        for key in reasons:
+            assert key in steps["reason"] or key in errors["error"], key
+    for name in ("request_rate", "tokens_per_day", "ttft_max", "tpot_max", "family", "max_batch",
+                 "deadline_h", "budget_usd", "max_count"):
+        assert name in errors["input"]
+
+
+def test_search_is_pruned_by_memory() -> None:
+    """perf runs only for TP degrees that fit: O(log batch ladder) per fitting TP."""
+    result = run("advise", model="llama-3.1-70b", input_len=1024, output_len=256)
+    fitting = len(result["options"]) + sum(
+        1 for r in result["rejected"] if r["tp_degree"] is not None)
+    assert result["perf_evaluations"] <= fitting * (2 + math.ceil(math.log2(9)))
+    assert result["perf_evaluations"] == fitting  # no targets: one call per TP that fits
