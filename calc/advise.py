@@ -12,10 +12,12 @@ Search, per instance in data (filtered by ``family``):
      terms ``memory.fit`` compares; TPs that do not fit are skipped; for those that fit, the
      largest batch that fits (footprint is linear in batch: estimate, then step to the boundary),
      capped at ``max_batch`` (default ``DEFAULT_MAX_BATCH``);
-  3. batch ladder 1, 2, 4, … up to that largest batch (which is added when not a power of two);
-     perf is evaluated at the top; when it misses a target (or perf says it does not fit) the
-     ladder is bisected for the largest batch that meets the targets (TTFT and TPOT grow with
-     batch), so perf runs O(log ladder) times per TP, never for a TP that does not fit;
+  3. batch: perf is evaluated at that largest batch; when it misses a target, at batch 1, then
+     between the two for the largest batch that meets the targets (TTFT and TPOT grow with the
+     batch; the next guess interpolates where they cross the targets), so perf runs a few times
+     per TP, never for a TP that does not fit. These screening evaluations call perf.perf (the
+     function api perf calls) once per (chip, kind, TP, batch): instances with the same chip
+     share them. Each option is then api perf for its own instance, re-checked on the targets;
   4. instance_count: 1 without a request rate; with one, ceil(rate · output_len / output tok/s
      per instance) (``tokens_per_day`` counts output tokens: rate = tokens_per_day / 86400 /
      output_len).
@@ -26,7 +28,7 @@ result when perf provides them (else null).
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import data, dtypes, inputs, memory
@@ -98,15 +100,31 @@ def _reason(key: str, **values: Any) -> dict[str, Any]:
     return {"key": key, "params": values}
 
 
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What the search needs from one perf evaluation (or the error perf raised)."""
+
+    batch: int
+    fits: bool
+    ttft_s: float
+    tpot_s: float
+    error: CalcError | None = None
+
+
 @dataclass(slots=True)
 class _Search:
-    """The state of one advise call: the perf params shared by every evaluation."""
+    """The state of one advise call: the perf params shared by every evaluation, the model, and
+    a memo of screening evaluations per (chip, kind, tp, batch)."""
 
     base: dict[str, Any]
     load: Workload
+    model: ModelSpec
+    kv_dtype_given: str | None
     perf_calls: int = 0
+    memo: dict[tuple[str, str, int, int], Screen] = field(default_factory=dict)
 
     def perf(self, instance_id: str, tp: int, batch: int) -> dict[str, Any] | CalcError:
+        """The api perf result for this configuration: what ``calc perf`` prints."""
         from .api import perf as api_perf
 
         self.perf_calls += 1
@@ -117,13 +135,49 @@ class _Search:
                 raise
             return error
 
-    def meets(self, result: dict[str, Any] | CalcError) -> bool:
-        if isinstance(result, CalcError) or not result.get("fits", False):
+    def screen(self, instance: InstanceSpec, tp: int, batch: int) -> Screen:
+        """Fits / TTFT / TPOT for choosing the batch: perf.perf (the function api perf calls,
+        without the api's parsing and price lookup), shared by instances of the same chip and
+        kind (their per-replica speed is the same). Options are then taken from api perf for
+        their own instance and re-checked (see _best_batch)."""
+        key = (instance.chip.id, instance.kind, tp, batch)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        if "framework" in self.base:  # perf.perf's own name for it may differ: use the api
+            result = self.perf(instance.id, tp, batch)
+            screened = _screen_of(batch, result)
+        else:
+            from .perf import perf as estimate
+
+            self.perf_calls += 1
+            try:
+                estimated = estimate(
+                    self.model, instance, dtype=self.base["dtype"], kv_dtype=self.kv_dtype_given,
+                    batch=batch, input_len=self.load.input_len, output_len=self.load.output_len,
+                    tp=tp,
+                )
+                screened = Screen(batch, estimated.fits, estimated.ttft_s, estimated.tpot_s)
+            except CalcError as error:
+                screened = Screen(batch, False, math.inf, math.inf, error)
+        self.memo[key] = screened
+        return screened
+
+    def meets(self, result: Screen) -> bool:
+        if result.error is not None or not result.fits:
             return False
         load = self.load
-        if load.ttft_max_s is not None and result["ttft_s"] > load.ttft_max_s:
+        if load.ttft_max_s is not None and result.ttft_s > load.ttft_max_s:
             return False
-        return load.tpot_max_s is None or result["tpot_s"] <= load.tpot_max_s
+        return load.tpot_max_s is None or result.tpot_s <= load.tpot_max_s
+
+
+def _screen_of(batch: int, result: dict[str, Any] | CalcError) -> Screen:
+    if isinstance(result, CalcError):
+        if result.key == "unknown_field":
+            raise result
+        return Screen(batch, False, math.inf, math.inf, result)
+    return Screen(batch, bool(result["fits"]), result["ttft_s"], result["tpot_s"])
 
 
 def largest_fitting_batch(
@@ -144,14 +198,6 @@ def largest_fitting_batch(
     while guess < cap and fits_at(guess + 1) <= capacity:
         guess += 1
     return guess
-
-
-def batch_ladder(largest: int) -> list[int]:
-    """1, 2, 4, … ≤ largest, plus largest itself."""
-    ladder = [1 << k for k in range(largest.bit_length()) if 1 << k <= largest]
-    if ladder[-1] != largest:
-        ladder.append(largest)
-    return ladder
 
 
 def _instances(family: str) -> list[InstanceSpec]:
@@ -184,7 +230,8 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
         base["kv_dtype"] = kv_dtype
     if framework is not None:
         base["framework"] = framework
-    search = _Search(base, load)
+    search = _Search(base, load, model,
+                     kv_dtype if inputs.present(params, "kv_dtype") else None)
 
     options: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -281,7 +328,7 @@ def _search_instance(
             smallest_per_core = at_one if smallest_per_core is None else min(
                 smallest_per_core, at_one)
             continue
-        option, miss = _best_batch(search, instance, tp, batch_ladder(largest))
+        option, miss = _best_batch(search, instance, tp, largest)
         if option is not None:
             options.append(option)
         elif miss is not None:
@@ -296,44 +343,85 @@ def _search_instance(
     return options, rejected, fastest
 
 
-def _miss_reason(search: _Search, result: dict[str, Any] | CalcError) -> dict[str, Any]:
-    if isinstance(result, CalcError):
-        return _reason(result.key, **{k: v for k, v in result.params.items() if k != "field"})
-    if not result.get("fits", False):
-        return _reason("does_not_fit", batch=result["batch"])
+def _miss_reason(search: _Search, result: Screen) -> dict[str, Any]:
+    if result.error is not None:
+        error = result.error
+        return _reason(error.key, **{k: v for k, v in error.params.items() if k != "field"})
+    if not result.fits:
+        return _reason("does_not_fit", batch=result.batch)
     load = search.load
-    slow_ttft = load.ttft_max_s is not None and result["ttft_s"] > load.ttft_max_s
-    slow_tpot = load.tpot_max_s is not None and result["tpot_s"] > load.tpot_max_s
+    slow_ttft = load.ttft_max_s is not None and result.ttft_s > load.ttft_max_s
+    slow_tpot = load.tpot_max_s is not None and result.tpot_s > load.tpot_max_s
     key = "misses_targets" if slow_ttft and slow_tpot else (
         "misses_ttft" if slow_ttft else "misses_tpot")
-    return _reason(key, ttft_s=result["ttft_s"], tpot_s=result["tpot_s"],
+    return _reason(key, batch=result.batch, ttft_s=result.ttft_s, tpot_s=result.tpot_s,
                    ttft_max_s=load.ttft_max_s, tpot_max_s=load.tpot_max_s)
 
 
+def _guess(search: _Search, low: Screen, high: Screen, bisect: bool) -> int:
+    """Next batch strictly between low (meets) and high (misses): where the targets are crossed
+    if TTFT and TPOT are affine in the batch between the two (they nearly are: prefill FLOPs and
+    KV reads grow linearly with it), else the midpoint."""
+    middle = (low.batch + high.batch) // 2
+    if bisect or high.error is not None or not high.fits:
+        return middle
+    crossings: list[float] = []
+    for target, at_low, at_high in (
+        (search.load.ttft_max_s, low.ttft_s, high.ttft_s),
+        (search.load.tpot_max_s, low.tpot_s, high.tpot_s),
+    ):
+        if target is not None and at_high > target and at_high > at_low:
+            crossings.append(
+                low.batch + (target - at_low) * (high.batch - low.batch) / (at_high - at_low))
+    if not crossings:
+        return middle
+    return min(high.batch - 1, max(low.batch + 1, math.floor(min(crossings))))
+
+
 def _best_batch(
-    search: _Search, instance: InstanceSpec, tp: int, ladder: list[int]
+    search: _Search, instance: InstanceSpec, tp: int, largest: int
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """(option at the largest ladder batch that meets the targets, or the reason at batch 1)."""
-    top = search.perf(instance.id, tp, ladder[-1])
-    if search.meets(top) and not isinstance(top, CalcError):
-        return _option(search, top), None
-    if len(ladder) == 1 or isinstance(top, CalcError):  # an error does not depend on the batch
-        return None, _miss_reason(search, top)
-    bottom = search.perf(instance.id, tp, ladder[0])
-    if not search.meets(bottom):
-        return None, _miss_reason(search, bottom)
-    good, bad = 0, len(ladder) - 1          # ladder[good] meets, ladder[bad] does not
-    best: dict[str, Any] | CalcError = bottom
-    while bad - good > 1:
-        middle = (good + bad) // 2
-        result = search.perf(instance.id, tp, ladder[middle])
+    """(option at the largest batch ≤ largest that meets the targets, or the reason it cannot).
+    TTFT and TPOT grow with the batch, so the answer is the boundary between batches that meet
+    the targets and batches that miss: found by interpolation (a step that does not halve the
+    interval is followed by a bisection), typically in 3-4 evaluations."""
+    key = (instance.chip.id, instance.kind, tp, largest)
+    if key in search.memo:  # an instance with the same chip screened it: api perf only to finish
+        high = search.memo[key]
+        if search.meets(high):
+            return _final(search, instance, tp, largest)
+    else:  # api perf at once: with no targets (the common case) it is the option itself
+        exact = search.perf(instance.id, tp, largest)
+        high = search.memo[key] = _screen_of(largest, exact)
+        if search.meets(high) and not isinstance(exact, CalcError):
+            return _option(search, exact), None
+    if largest == 1 or high.error is not None:  # an error does not depend on the batch
+        return None, _miss_reason(search, high)
+    low = search.screen(instance, tp, 1)
+    if not search.meets(low):
+        return None, _miss_reason(search, low)
+    bisect = False
+    while high.batch - low.batch > 1:
+        width = high.batch - low.batch
+        result = search.screen(instance, tp, _guess(search, low, high, bisect))
         if search.meets(result):
-            good, best = middle, result
+            low = result
         else:
-            bad = middle
-    if isinstance(best, CalcError):  # unreachable: bottom met the targets
-        return None, _miss_reason(search, best)
-    return _option(search, best), None
+            high = result
+        bisect = 2 * (high.batch - low.batch) > width  # slow step: bisect next
+    return _final(search, instance, tp, low.batch)
+
+
+def _final(
+    search: _Search, instance: InstanceSpec, tp: int, batch: int
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The option: api perf for this instance at the chosen batch, checked against the targets
+    again (it must meet them as the screen did; if it does not, the reason is reported)."""
+    result = search.perf(instance.id, tp, batch)
+    screened = _screen_of(batch, result)
+    if isinstance(result, CalcError) or not search.meets(screened):
+        return None, _miss_reason(search, screened)
+    return _option(search, result), None
 
 
 def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
