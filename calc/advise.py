@@ -253,6 +253,7 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
         o["fleet_usd_per_hour"] if with_rate else o["usd_per_million_output_tokens"],
         o["usd_per_million_output_tokens"], o["ttft_s"], o["instance"], o["tp_degree"],
     ))
+    api = _compare_with_api(model.id, load, options)
     message = None
     if not options:
         if best_ttft is not None:
@@ -288,6 +289,7 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
         "options": options,
         "rejected": rejected,
         "message": message,
+        **api,
         "perf_evaluations": search.perf_calls,
         "derivation": steps.as_list(),
     }
@@ -454,4 +456,37 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
         "error_band": result.get("error_band"),
         "basis": result.get("basis"),
         "framework": result.get("framework", search.base.get("framework")),
+    }
+
+
+def _compare_with_api(
+    model_id: str, load: Workload, options: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Break-even vs the model's per-token API price (calc.break_even), added to each option;
+    the api fields are null when data/api_prices.toml has no price for the model."""
+    from .break_even import api_price, api_usd_per_hour, break_even_requests_per_s
+
+    found = api_price(model_id)
+    per_request = None if found is None else found.usd_per_request(
+        load.input_len, load.output_len)
+    api_hourly = None
+    if per_request is not None and load.requests_per_s is not None:
+        api_hourly = api_usd_per_hour(load.requests_per_s, per_request)
+    for option in options:
+        if per_request is None:
+            option.update(break_even_requests_per_s=None, break_even_reachable=None,
+                          cheaper_than_api=None)
+            continue
+        rate = break_even_requests_per_s(option["usd_per_hour"], per_request)
+        capacity = option["output_tokens_per_s"] / load.output_len
+        option.update(
+            break_even_requests_per_s=rate,
+            break_even_reachable=rate <= capacity,
+            cheaper_than_api=None if api_hourly is None
+            else option["fleet_usd_per_hour"] < api_hourly,
+        )
+    return {
+        "api_price": None if found is None else found.as_dict(),
+        "api_usd_per_request": per_request,
+        "api_usd_per_hour": api_hourly,
     }

@@ -352,3 +352,50 @@ def test_search_is_pruned_by_memory() -> None:
     fitting = len(targets["options"]) + sum(
         1 for r in targets["rejected"] if r["tp_degree"] is not None)
     assert targets["perf_evaluations"] <= fitting * (3 + 2 * math.ceil(math.log2(256)))
+
+
+# ---------------------------------------------------------------- break-even vs per-token API
+
+
+def api_prices() -> list[dict[str, Any]]:
+    with (ROOT / "data/api_prices.toml").open("rb") as handle:
+        records: list[dict[str, Any]] = tomllib.load(handle)["api_price"]
+    return records
+
+
+def test_api_price_records_are_sourced_or_say_why_not() -> None:
+    known = {str(s["id"]) for s in data.records("sources")}
+    presets = set(data.model_ids())
+    for record in api_prices():
+        assert record["model"] in presets
+        assert record["sources"] and set(record["sources"]) <= known
+        for field in ("usd_per_million_input_tokens", "usd_per_million_output_tokens"):
+            assert (field in record) != (f"{field}_missing" in record), (record["model"], field)
+
+
+def test_break_even_rate() -> None:
+    record = next(r for r in api_prices() if r["model"] == "llama-3.1-70b")
+    result = run("advise", model="llama-3.1-70b", input_len=1000, output_len=250,
+                 request_rate=4)
+    per_request = (1000 * record["usd_per_million_input_tokens"]
+                   + 250 * record["usd_per_million_output_tokens"]) / 1e6
+    assert result["api_usd_per_request"] == pytest.approx(per_request)
+    assert result["api_usd_per_hour"] == pytest.approx(4 * 3600 * per_request)
+    for option in result["options"]:
+        rate = option["break_even_requests_per_s"]
+        assert rate == pytest.approx(option["usd_per_hour"] / (3600 * per_request))
+        # at the break-even rate one instance costs what the API costs
+        assert 3600 * rate * per_request == pytest.approx(option["usd_per_hour"])
+        assert option["break_even_reachable"] == (
+            rate <= option["output_tokens_per_s"] / 250)
+        assert option["cheaper_than_api"] == (
+            option["fleet_usd_per_hour"] < result["api_usd_per_hour"])
+
+
+def test_no_api_price_means_null_not_a_guess() -> None:
+    custom = run("advise", layers=24, hidden=2048, heads=16, input_len=128, output_len=128)
+    assert custom["api_price"] is None and custom["api_usd_per_request"] is None
+    assert all(o["break_even_requests_per_s"] is None for o in custom["options"])
+    big = run("advise", model="llama-3.1-405b", input_len=128, output_len=128)
+    assert big["api_price"] is not None and big["api_price"]["missing_reason"]
+    assert big["api_usd_per_request"] is None
