@@ -261,6 +261,24 @@ def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
     return search(params)
 
 
+def snippet(params: Mapping[str, Any]) -> dict[str, Any]:
+    from .snippets import snippet as serving_snippet
+
+    inputs.check_known(params, ("model", "instance", "tp", "batch", "input_len", "output_len",
+                                "dtype", "kv_dtype", "framework"))
+    model_id = inputs.text(params, "model", default="custom")
+    if model_id != "custom":
+        data.model(model_id)  # unknown preset: unknown_model
+    return serving_snippet(
+        model_id=model_id, instance_id=_instance(params).id,
+        tp=inputs.integer(params, "tp"), batch=inputs.integer(params, "batch", default=1),
+        input_len=inputs.integer(params, "input_len"),
+        output_len=inputs.integer(params, "output_len"), dtype=_dtype(params),
+        kv_dtype=_kv_dtype(params),
+        framework=inputs.text(params, "framework") if inputs.present(params, "framework") else None,
+    ).as_dict() | {"derivation": []}
+
+
 HANDLERS: dict[str, Handler] = {
     "memory": memory,
     "perf": perf,
@@ -271,6 +289,7 @@ HANDLERS: dict[str, Handler] = {
     "list": listing,
     "advise": advise,
     "advise_train": advise_train,
+    "snippet": snippet,
 }
 
 
