@@ -20,7 +20,8 @@ Search, per instance in data (filtered by ``family``):
      share them. Each option is then api perf for its own instance, re-checked on the targets;
   4. instance_count: 1 without a request rate; with one, ceil(rate · output_len / output tok/s
      per instance) (``tokens_per_day`` counts output tokens: rate = tokens_per_day / 86400 /
-     output_len).
+     output_len); then the batch is lowered to about the smallest that needs the same count
+     (same price, lower latency; see _right_size).
 Ranking: by $ per 1M output tokens, or with a rate by fleet $/hour (count × $/hour), then
 $ per 1M output tokens, then TTFT. ``error_band`` and ``basis`` are passed through from the perf
 result when perf provides them (else null).
@@ -47,6 +48,7 @@ DEFAULT_MAX_BATCH = 256
 MAX_RATE_REQUESTS_PER_S = 1e7
 MAX_TOKENS_PER_DAY = 1e15
 MAX_LATENCY_S = 1e6
+RIGHT_SIZE_STEPS = 3     # screening steps when lowering the batch to the rate (_right_size)
 
 PARAMS = (
     *inputs.MODEL_FIELDS, "dtype", "kv_dtype", "input_len", "output_len", "request_rate",
@@ -109,6 +111,7 @@ class Screen:
     ttft_s: float
     tpot_s: float
     error: CalcError | None = None
+    output_tokens_per_s_per_replica: float = 0.0
 
 
 @dataclass(slots=True)
@@ -157,7 +160,9 @@ class _Search:
                     batch=batch, input_len=self.load.input_len, output_len=self.load.output_len,
                     tp=tp,
                 )
-                screened = Screen(batch, estimated.fits, estimated.ttft_s, estimated.tpot_s)
+                screened = Screen(batch, estimated.fits, estimated.ttft_s, estimated.tpot_s,
+                                  output_tokens_per_s_per_replica=(
+                                      estimated.output_tokens_per_s_per_replica))
             except CalcError as error:
                 screened = Screen(batch, False, math.inf, math.inf, error)
         self.memo[key] = screened
@@ -177,7 +182,8 @@ def _screen_of(batch: int, result: dict[str, Any] | CalcError) -> Screen:
         if result.key == "unknown_field":
             raise result
         return Screen(batch, False, math.inf, math.inf, result)
-    return Screen(batch, bool(result["fits"]), result["ttft_s"], result["tpot_s"])
+    return Screen(batch, bool(result["fits"]), result["ttft_s"], result["tpot_s"],
+                  output_tokens_per_s_per_replica=result["output_tokens_per_s_per_replica"])
 
 
 def largest_fitting_batch(
@@ -332,6 +338,7 @@ def _search_instance(
             continue
         option, miss = _best_batch(search, instance, tp, largest)
         if option is not None:
+            option = _right_size(search, instance, option)
             options.append(option)
         elif miss is not None:
             rejected.append({"instance": instance.id, "tp_degree": tp, "reason": miss})
@@ -412,6 +419,39 @@ def _best_batch(
             high = result
         bisect = 2 * (high.batch - low.batch) > width  # slow step: bisect next
     return _final(search, instance, tp, low.batch)
+
+
+def _right_size(
+    search: _Search, instance: InstanceSpec, option: dict[str, Any]
+) -> dict[str, Any]:
+    """With a request rate: a smaller batch that still needs the same instance count (lower
+    latency, same fleet price). Each guess b' = ceil(b · needed per instance / tokens/s at b)
+    still serves the rate when tokens/s per replica grows at most linearly with the batch (decode
+    steps do not get faster with more sequences); up to RIGHT_SIZE_STEPS screened guesses, then
+    the last one that served is taken from api perf and kept only if it needs the same count and
+    still meets the targets."""
+    needed = search.load.output_tokens_per_s_needed
+    batch = option["batch"]
+    if needed is None or batch == 1:
+        return option
+    per_instance_needed = needed / option["instance_count"]
+    tp = option["tp_degree"]
+    best, throughput = batch, option["output_tokens_per_s"]
+    for _ in range(RIGHT_SIZE_STEPS):
+        guess = max(1, math.ceil(best * per_instance_needed / throughput))
+        if guess >= best:
+            break
+        screened = search.screen(instance, tp, guess)
+        per_instance = screened.output_tokens_per_s_per_replica * option["replicas"]
+        if not search.meets(screened) or per_instance < per_instance_needed:
+            break
+        best, throughput = guess, per_instance
+    if best == batch:
+        return option
+    smaller, _ = _final(search, instance, tp, best)
+    if smaller is None or smaller["instance_count"] != option["instance_count"]:
+        return option
+    return smaller
 
 
 def _final(

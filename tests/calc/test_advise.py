@@ -130,8 +130,11 @@ def test_every_instance_is_an_option_or_rejected(
 def test_batch_is_the_largest_that_meets_the_targets(
     advised: tuple[dict[str, Any], dict[str, Any]],
 ) -> None:
-    """One more request in the batch misses a target or does not fit (the search's claim)."""
+    """One more request in the batch misses a target or does not fit (the search's claim;
+    with a rate the batch is then lowered, see test_rate_lowers_the_batch_not_the_count)."""
     request, result = advised
+    if result["requests_per_s"] is not None:
+        return
     for option in result["options"][:6]:
         params = perf_params(request, option)
         bigger = option["batch"] + 1
@@ -399,3 +402,19 @@ def test_no_api_price_means_null_not_a_guess() -> None:
     big = run("advise", model="llama-3.1-405b", input_len=128, output_len=128)
     assert big["api_price"] is not None and big["api_price"]["missing_reason"]
     assert big["api_usd_per_request"] is None
+
+
+def test_rate_lowers_the_batch_not_the_count() -> None:
+    """With a rate, an option's batch is at most the largest that meets the targets, and it needs
+    exactly the instance count that largest batch needs (same fleet price, lower latency)."""
+    base = {"model": "llama-3.1-70b", "input_len": 1024, "output_len": 256, "tpot_max": 0.06}
+    largest = {(o["instance"], o["tp_degree"]): o for o in run("advise", **base)["options"]}
+    with_rate = run("advise", **base, request_rate=1.5)
+    needed = with_rate["output_tokens_per_s_needed"]
+    lowered = 0
+    for option in with_rate["options"]:
+        top = largest[(option["instance"], option["tp_degree"])]
+        assert option["batch"] <= top["batch"]
+        assert option["instance_count"] == math.ceil(needed / top["output_tokens_per_s"])
+        lowered += option["batch"] < top["batch"]
+    assert lowered > 0
