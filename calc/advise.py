@@ -48,7 +48,8 @@ DEFAULT_MAX_BATCH = 256
 MAX_RATE_REQUESTS_PER_S = 1e7
 MAX_TOKENS_PER_DAY = 1e15
 MAX_LATENCY_S = 1e6
-RIGHT_SIZE_STEPS = 3     # screening steps when lowering the batch to the rate (_right_size)
+RIGHT_SIZE_STEPS = 2     # screening steps when lowering the batch to the rate (_right_size)
+RIGHT_SIZE_BELOW_UTILIZATION = 0.5   # ... only for options the rate leaves at least half idle
 
 PARAMS = (
     *inputs.MODEL_FIELDS, "dtype", "kv_dtype", "input_len", "output_len", "request_rate",
@@ -424,15 +425,15 @@ def _best_batch(
 def _right_size(
     search: _Search, instance: InstanceSpec, option: dict[str, Any]
 ) -> dict[str, Any]:
-    """With a request rate: a smaller batch that still needs the same instance count (lower
-    latency, same fleet price). Each guess b' = ceil(b · needed per instance / tokens/s at b)
+    """With a request rate that leaves at least half of the fleet idle: a smaller batch that
+    still needs the same instance count (lower latency, same fleet price). Each guess b' = ceil(b · needed per instance / tokens/s at b)
     still serves the rate when tokens/s per replica grows at most linearly with the batch (decode
     steps do not get faster with more sequences); up to RIGHT_SIZE_STEPS screened guesses, then
     the last one that served is taken from api perf and kept only if it needs the same count and
     still meets the targets."""
     needed = search.load.output_tokens_per_s_needed
     batch = option["batch"]
-    if needed is None or batch == 1:
+    if needed is None or batch == 1 or option["utilization"] >= RIGHT_SIZE_BELOW_UTILIZATION:
         return option
     per_instance_needed = needed / option["instance_count"]
     tp = option["tp_degree"]
