@@ -7,7 +7,10 @@ the model fields passed through unchanged), so an option equals ``calc perf`` by
 
 Search, per instance in data (filtered by ``family``):
   1. price: an instance without a price for (region, price_kind) is rejected (``no_price``);
-  2. memory prune (cheap, no perf call): for every allowed TP, ``memory.footprint`` at batch 1
+  2. TP degrees that do not divide the attention heads are rejected (``heads_not_divisible``:
+     NxD Inference and vLLM need t | heads) unless ``pad_heads`` is true (head padding, as
+     transformers-neuronx / neuronx-distributed do; memory and perf then count the padding);
+     memory prune (cheap, no perf call): for every remaining TP, ``memory.footprint`` at batch 1
      and seq_len = input_len + output_len against ``memory.capacity_per_core_bytes`` — the
      terms ``memory.fit`` compares; TPs that do not fit are skipped; for those that fit, the
      largest batch that fits (footprint is linear in batch: estimate, then step to the boundary),
@@ -54,7 +57,7 @@ RIGHT_SIZE_BELOW_UTILIZATION = 0.5   # ... only for options the rate leaves at l
 PARAMS = (
     *inputs.MODEL_FIELDS, "dtype", "kv_dtype", "input_len", "output_len", "request_rate",
     "tokens_per_day", "ttft_max", "tpot_max", "region", "price_kind", "family", "framework",
-    "max_batch",
+    "max_batch", "pad_heads",
 )
 # the perf params the advisor forwards (model fields are forwarded as given)
 _FORWARDED = ("dtype", "kv_dtype", "input_len", "output_len", "region", "price_kind", "framework")
@@ -124,6 +127,7 @@ class _Search:
     load: Workload
     model: ModelSpec
     kv_dtype_given: str | None
+    pad_heads: bool = False
     perf_calls: int = 0
     memo: dict[tuple[str, str, int, int], Screen] = field(default_factory=dict)
 
@@ -238,7 +242,8 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
     if framework is not None:
         base["framework"] = framework
     search = _Search(base, load, model,
-                     kv_dtype if inputs.present(params, "kv_dtype") else None)
+                     kv_dtype if inputs.present(params, "kv_dtype") else None,
+                     pad_heads=inputs.flag(params, "pad_heads", default=False))
 
     options: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -292,6 +297,7 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
         "family": family,
         "framework": framework,
         "max_batch": max_batch,
+        "pad_heads": search.pad_heads,
         "ranked_by": "fleet_usd_per_hour" if with_rate else "usd_per_million_output_tokens",
         "options": options,
         "rejected": rejected,
@@ -323,7 +329,13 @@ def _search_instance(
     rejected: list[dict[str, Any]] = []
     fastest: list[tuple[float, float]] = []
     smallest_per_core: int | None = None
+    searched = fitted = 0
     for tp in memory.tp_search_order(model, instance):
+        if not search.pad_heads and not memory.tp_is_valid(model, tp):
+            rejected.append({"instance": instance.id, "tp_degree": tp, "reason": _reason(
+                "heads_not_divisible", value=model.heads, allowed=tp)})
+            continue
+        searched += 1
 
         def per_core(batch: int, degree: int = tp) -> int:
             return memory.footprint(
@@ -337,6 +349,7 @@ def _search_instance(
             smallest_per_core = at_one if smallest_per_core is None else min(
                 smallest_per_core, at_one)
             continue
+        fitted += 1
         option, miss = _best_batch(search, instance, tp, largest)
         if option is not None:
             option = _right_size(search, instance, option)
@@ -345,7 +358,7 @@ def _search_instance(
             rejected.append({"instance": instance.id, "tp_degree": tp, "reason": miss})
             if miss["key"] in ("misses_ttft", "misses_tpot", "misses_targets"):
                 fastest.append((miss["params"]["ttft_s"], miss["params"]["tpot_s"]))
-    if not options and not rejected:
+    if searched and not fitted:
         rejected.append({"instance": instance.id, "tp_degree": None,
                          "reason": _reason("does_not_fit", per_core_bytes=smallest_per_core,
                                            capacity_per_core_bytes=capacity,
@@ -396,11 +409,12 @@ def _best_batch(
     the targets and batches that miss: found by interpolation (a step that does not halve the
     interval is followed by a bisection), typically in 3-4 evaluations."""
     key = (instance.chip.id, instance.kind, tp, largest)
-    if key in search.memo:  # an instance with the same chip screened it: api perf only to finish
-        high = search.memo[key]
+    load = search.load
+    if key in search.memo or load.ttft_max_s is not None or load.tpot_max_s is not None:
+        high = search.screen(instance, tp, largest)  # shared per chip, or likely to miss
         if search.meets(high):
             return _final(search, instance, tp, largest)
-    else:  # api perf at once: with no targets (the common case) it is the option itself
+    else:  # no targets: api perf at once, it is the option itself
         exact = search.perf(instance.id, tp, largest)
         high = search.memo[key] = _screen_of(largest, exact)
         if search.meets(high) and not isinstance(exact, CalcError):
@@ -426,9 +440,10 @@ def _right_size(
     search: _Search, instance: InstanceSpec, option: dict[str, Any]
 ) -> dict[str, Any]:
     """With a request rate that leaves at least half of the fleet idle: a smaller batch that
-    still needs the same instance count (lower latency, same fleet price). Each guess b' = ceil(b · needed per instance / tokens/s at b)
-    still serves the rate when tokens/s per replica grows at most linearly with the batch (decode
-    steps do not get faster with more sequences); up to RIGHT_SIZE_STEPS screened guesses, then
+    still needs the same instance count (lower latency, same fleet price). Each guess
+    b' = ceil(b · needed per instance / tokens/s at b) still serves the rate when tokens/s per
+    replica grows at most linearly with the batch (decode steps do not get faster with more
+    sequences); up to RIGHT_SIZE_STEPS screened guesses, then
     the last one that served is taken from api perf and kept only if it needs the same count and
     still meets the targets."""
     needed = search.load.output_tokens_per_s_needed

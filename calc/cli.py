@@ -42,7 +42,7 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
                                 "output-len": True, "request-rate": True, "tokens-per-day": True,
                                 "ttft-max": True, "tpot-max": True, "region": True,
                                 "price-kind": True, "family": True, "framework": True,
-                                "max-batch": True}),
+                                "max-batch": True, "pad-heads": False}),
     "advise-train": ("advise_train", True, {"tokens": True, "seq-len": True, "deadline-h": True,
                                             "budget-usd": True, "dtype": True, "mfu": True,
                                             "region": True, "price-kind": True,

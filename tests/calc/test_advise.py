@@ -164,7 +164,7 @@ def test_rejected_tp_degrees_do_not_fit_or_miss_targets() -> None:
             assert perf["tpot_s"] == entry["reason"]["params"]["tpot_s"]
         if entry["reason"]["key"] == "does_not_fit" and entry["tp_degree"] is None:
             inst = data.instance(entry["instance"])
-            for tp in inst.tp_degrees:
+            for tp in (d for d in inst.tp_degrees if 64 % d == 0):  # 64 heads: unpadded TPs
                 memory = run("memory", model="llama-3.1-70b", instance=entry["instance"],
                              seq_len=1280, tp=tp)
                 assert memory["fits"] is False
@@ -418,3 +418,18 @@ def test_rate_lowers_the_batch_not_the_count() -> None:
         assert option["instance_count"] == math.ceil(needed / top["output_tokens_per_s"])
         lowered += option["batch"] < top["batch"]
     assert lowered > 0
+
+
+def test_tp_degrees_that_do_not_divide_the_heads() -> None:
+    """NxD Inference and vLLM need t | heads: other TPs are rejected unless pad_heads."""
+    strict = run("advise", model="llama-3.1-8b", input_len=512, output_len=128)
+    padded = run("advise", model="llama-3.1-8b", input_len=512, output_len=128, pad_heads=True)
+    assert all(o["head_padding"] == 0 and 32 % o["tp_degree"] == 0 for o in strict["options"])
+    refused = {(r["instance"], r["tp_degree"]) for r in strict["rejected"]
+               if r["reason"]["key"] == "heads_not_divisible"}
+    assert ("inf2.48xlarge", 24) in refused and ("inf2.48xlarge", 12) in refused
+    with_padding = {(o["instance"], o["tp_degree"]) for o in padded["options"]}
+    assert ("inf2.48xlarge", 24) in with_padding
+    option = next(o for o in padded["options"] if (o["instance"], o["tp_degree"]) == (
+        "inf2.48xlarge", 24))
+    assert option["head_padding"] == 16  # 32 heads padded to 48
