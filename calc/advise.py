@@ -512,6 +512,9 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
         "error_band": result.get("error_band"),
         "basis": result.get("basis"),
         "framework": result.get("framework", search.base.get("framework")),
+        # the api perf params of this option (the speed calculator's link uses them as they are)
+        "perf_params": {**search.base, "instance": result["instance"],
+                        "tp": result["tp_degree"], "batch": result["batch"]},
     }
 
 

@@ -72,6 +72,7 @@ def test_every_option_equals_perf_and_memory(
     for option in result["options"]:
         params = perf_params(request, option)
         perf = run("perf", **params)
+        assert run("perf", **option["perf_params"]) == perf  # the speed calculator's link
         for field in FROM_PERF:
             assert option[field] == perf[field], (option["instance"], field)
         assert option["error_band"] == perf.get("error_band")
