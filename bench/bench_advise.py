@@ -84,8 +84,9 @@ def main() -> None:
         print(f"{name:<42} {statistics.median(cpu):8.1f} {p95:8.1f} "
               f"{statistics.median(wall):9.1f} {percentile(wall, 0.95):9.1f} "
               f"{result.get('perf_evaluations', '-')!s:>10} {len(result['options']):>8}")
-    print(f"worst CPU p95 (CPython): {worst_p95:.1f} ms  (CPU time of this thread: wall time on "
-          "a shared machine adds other processes' time slices)")
+    where = "Pyodide" if sys.platform == "emscripten" else "CPython"
+    print(f"worst CPU p95 ({where}): {worst_p95:.1f} ms  (CPU time of this thread where the "
+          "interpreter has one; wall time on a shared machine adds other processes' slices)")
     if args.cli_runs <= 0:
         return
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
