@@ -261,8 +261,8 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
             best_tpot = tpot if best_tpot is None else min(best_tpot, tpot)
 
     with_rate = load.requests_per_s is not None
-    options.sort(key=lambda o: (
-        o["fleet_usd_per_hour"] if with_rate else o["usd_per_million_output_tokens"],
+    options.sort(key=lambda o: (  # rounded: equal prices in float sums (2 × $x vs $2x) tie
+        round(o["fleet_usd_per_hour"] if with_rate else o["usd_per_million_output_tokens"], 9),
         o["usd_per_million_output_tokens"], o["ttft_s"], o["instance"], o["tp_degree"],
     ))
     api = _compare_with_api(model.id, load, options)
