@@ -33,13 +33,16 @@ result when perf provides them (else null).
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import data, dtypes, inputs, memory
 from .derivation import Derivation
 from .errors import CalcError
-from .price import DEFAULT_REGION, hourly_price
+from .price import DEFAULT_REGION, HourlyPrice, hourly_price
 from .specs import InstanceSpec, ModelSpec
+
+if TYPE_CHECKING:
+    from .perf import PerfResult
 
 SECONDS_PER_DAY = 86_400
 TOKENS_PER_MILLION = 1_000_000
@@ -116,6 +119,8 @@ class Screen:
     tpot_s: float
     error: CalcError | None = None
     output_tokens_per_s_per_replica: float = 0.0
+    instance_id: str = ""            # the instance it was computed for, with that one's price
+    exact: "PerfResult | dict[str, Any] | None" = None   # = what api perf returns for it
 
 
 @dataclass(slots=True)
@@ -129,6 +134,7 @@ class _Search:
     kv_dtype_given: str | None
     pad_heads: bool = False
     perf_calls: int = 0
+    hourly: dict[str, HourlyPrice] = field(default_factory=dict)
     memo: dict[tuple[str, str, int, int], Screen] = field(default_factory=dict)
 
     def perf(self, instance_id: str, tp: int, batch: int) -> dict[str, Any] | CalcError:
@@ -144,30 +150,35 @@ class _Search:
             return error
 
     def screen(self, instance: InstanceSpec, tp: int, batch: int) -> Screen:
-        """Fits / TTFT / TPOT for choosing the batch: perf.perf (the function api perf calls,
-        without the api's parsing and price lookup), shared by instances of the same chip and
-        kind (their per-replica speed is the same). Options are then taken from api perf for
-        their own instance and re-checked (see _best_batch)."""
+        """Fits / TTFT / TPOT for choosing the batch: perf.perf, the function api perf calls,
+        with the arguments api perf gives it (the model, instance, dtype, kv_dtype as given,
+        batch, lengths, tp and the instance's hourly price), so for the instance it was computed
+        for it is the api perf result itself. Shared by instances of the same chip and kind for
+        choosing (their per-replica speed is the same); an option for another instance is taken
+        from api perf for that instance and re-checked (see _final)."""
         key = (instance.chip.id, instance.kind, tp, batch)
         found = self.memo.get(key)
         if found is not None:
             return found
         if "framework" in self.base:  # perf.perf's own name for it may differ: use the api
             result = self.perf(instance.id, tp, batch)
-            screened = _screen_of(batch, result)
+            screened = _screen_of(batch, result, instance.id)
         else:
             from .perf import perf as estimate
 
             self.perf_calls += 1
+            hourly = self.hourly[instance.id]
             try:
                 estimated = estimate(
                     self.model, instance, dtype=self.base["dtype"], kv_dtype=self.kv_dtype_given,
                     batch=batch, input_len=self.load.input_len, output_len=self.load.output_len,
-                    tp=tp,
+                    tp=tp, usd_per_hour=hourly.usd_per_hour,
+                    price_missing_reason=hourly.missing_reason,
                 )
                 screened = Screen(batch, estimated.fits, estimated.ttft_s, estimated.tpot_s,
                                   output_tokens_per_s_per_replica=(
-                                      estimated.output_tokens_per_s_per_replica))
+                                      estimated.output_tokens_per_s_per_replica),
+                                  instance_id=instance.id, exact=estimated)
             except CalcError as error:
                 screened = Screen(batch, False, math.inf, math.inf, error)
         self.memo[key] = screened
@@ -182,13 +193,14 @@ class _Search:
         return load.tpot_max_s is None or result.tpot_s <= load.tpot_max_s
 
 
-def _screen_of(batch: int, result: dict[str, Any] | CalcError) -> Screen:
+def _screen_of(batch: int, result: dict[str, Any] | CalcError, instance_id: str = "") -> Screen:
     if isinstance(result, CalcError):
         if result.key == "unknown_field":
             raise result
         return Screen(batch, False, math.inf, math.inf, result)
     return Screen(batch, bool(result["fits"]), result["ttft_s"], result["tpot_s"],
-                  output_tokens_per_s_per_replica=result["output_tokens_per_s_per_replica"])
+                  output_tokens_per_s_per_replica=result["output_tokens_per_s_per_replica"],
+                  instance_id=instance_id, exact=result)
 
 
 def largest_fitting_batch(
@@ -314,7 +326,7 @@ def _search_instance(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[tuple[float, float]]]:
     """(options, rejected, (ttft, tpot) at batch 1 of every TP that fits but misses targets)."""
     region = search.base["region"]
-    hourly = hourly_price(instance.id, region, price_kind)
+    hourly = search.hourly[instance.id] = hourly_price(instance.id, region, price_kind)
     if hourly.usd_per_hour is None:
         return [], [{"instance": instance.id, "tp_degree": None,
                      "reason": _reason("no_price", price_missing_reason=hourly.missing_reason,
@@ -416,7 +428,7 @@ def _best_batch(
             return _final(search, instance, tp, largest)
     else:  # no targets: api perf at once, it is the option itself
         exact = search.perf(instance.id, tp, largest)
-        high = search.memo[key] = _screen_of(largest, exact)
+        high = search.memo[key] = _screen_of(largest, exact, instance.id)
         if search.meets(high) and not isinstance(exact, CalcError):
             return _option(search, exact), None
     if largest == 1 or high.error is not None:  # an error does not depend on the batch
@@ -473,9 +485,16 @@ def _right_size(
 def _final(
     search: _Search, instance: InstanceSpec, tp: int, batch: int
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The option: api perf for this instance at the chosen batch, checked against the targets
-    again (it must meet them as the screen did; if it does not, the reason is reported)."""
-    result = search.perf(instance.id, tp, batch)
+    """The option: api perf for this instance at the chosen batch (the screen itself when it was
+    computed for this instance), checked against the targets again (it must meet them as the
+    screen did; if it does not, the reason is reported)."""
+    known = search.memo.get((instance.chip.id, instance.kind, tp, batch))
+    result: dict[str, Any] | CalcError
+    if known is not None and known.instance_id == instance.id and known.exact is not None:
+        exact = known.exact
+        result = exact if isinstance(exact, dict) else exact.as_dict()
+    else:
+        result = search.perf(instance.id, tp, batch)
     screened = _screen_of(batch, result)
     if isinstance(result, CalcError) or not search.meets(screened):
         return None, _miss_reason(search, screened)
