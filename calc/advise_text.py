@@ -14,10 +14,32 @@ def _seconds(value: Any) -> str:
     return f"{value * 1000:,.1f} ms" if value < 1 else f"{value:,.2f} s"
 
 
+def _value(name: str, value: Any) -> str:
+    if name.endswith("_s") and isinstance(value, float):
+        return _seconds(value)
+    if name.endswith("_bytes") and isinstance(value, int):
+        return f"{value / 2**30:,.2f} GiB"
+    if isinstance(value, float):
+        return f"{value:,.4g}"
+    return str(value)
+
+
 def _reason(reason: dict[str, Any]) -> str:
-    values = ", ".join(f"{name}={value}" for name, value in reason["params"].items()
+    """The English label of the reason key (steps.toml [reason], else errors.toml [error]
+    template) and its params."""
+    from .data import i18n
+
+    key = reason["key"]
+    label = i18n("en", "steps").get("reason", {}).get(key)
+    if label is None:
+        label = i18n("en", "errors").get("error", {}).get(key, key)
+        try:
+            label = label.format(field="", **reason["params"])
+        except (KeyError, IndexError, ValueError):
+            pass
+    values = ", ".join(f"{name} {_value(name, value)}" for name, value in reason["params"].items()
                        if value is not None)
-    return f"{reason['key']}" + (f" ({values})" if values else "")
+    return f"{label}" + (f" ({values})" if values else "")
 
 
 def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
