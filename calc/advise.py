@@ -109,6 +109,15 @@ def _reason(key: str, **values: Any) -> dict[str, Any]:
     return {"key": key, "params": values}
 
 
+class _ScreenMismatch(Exception):
+    """perf.perf with api perf's arguments no longer gives api perf's result: search again
+    with every evaluation through api perf."""
+
+
+MATCHED_FIELDS = ("fits", "ttft_s", "tpot_s", "output_tokens_per_s",
+                  "usd_per_million_output_tokens", "replicas", "tp_degree")
+
+
 @dataclass(frozen=True, slots=True)
 class Screen:
     """What the search needs from one perf evaluation (or the error perf raised)."""
@@ -133,6 +142,8 @@ class _Search:
     model: ModelSpec
     kv_dtype_given: str | None
     pad_heads: bool = False
+    screen_via_api: bool = False     # True after perf.perf stopped matching api perf
+    checked: bool = False            # one reused screen compared with api perf already
     perf_calls: int = 0
     hourly: dict[str, HourlyPrice] = field(default_factory=dict)
     memo: dict[tuple[str, str, int, int], Screen] = field(default_factory=dict)
@@ -160,7 +171,8 @@ class _Search:
         found = self.memo.get(key)
         if found is not None:
             return found
-        if "framework" in self.base:  # perf.perf's own name for it may differ: use the api
+        if "framework" in self.base or self.screen_via_api:  # through the api: perf.perf may
+            # name the framework differently, or no longer match api perf
             result = self.perf(instance.id, tp, batch)
             screened = _screen_of(batch, result, instance.id)
         else:
@@ -181,6 +193,8 @@ class _Search:
                                   instance_id=instance.id, exact=estimated)
             except CalcError as error:
                 screened = Screen(batch, False, math.inf, math.inf, error)
+            except TypeError as error:  # perf.perf's signature changed: screen via the api
+                raise _ScreenMismatch from error
         self.memo[key] = screened
         return screened
 
@@ -253,24 +267,18 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
         base["kv_dtype"] = kv_dtype
     if framework is not None:
         base["framework"] = framework
-    search = _Search(base, load, model,
-                     kv_dtype if inputs.present(params, "kv_dtype") else None,
-                     pad_heads=inputs.flag(params, "pad_heads", default=False))
-
-    options: list[dict[str, Any]] = []
-    rejected: list[dict[str, Any]] = []
-    best_ttft: float | None = None
-    best_tpot: float | None = None
-    for instance in _instances(family):
-        found, refused, fastest = _search_instance(
-            search, model, instance, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
-            max_batch=max_batch,
-        )
-        options.extend(found)
-        rejected.extend(refused)
-        for ttft, tpot in fastest:
-            best_ttft = ttft if best_ttft is None else min(best_ttft, ttft)
-            best_tpot = tpot if best_tpot is None else min(best_tpot, tpot)
+    kv_given = kv_dtype if inputs.present(params, "kv_dtype") else None
+    pad_heads = inputs.flag(params, "pad_heads", default=False)
+    try:
+        search = _Search(base, load, model, kv_given, pad_heads=pad_heads)
+        options, rejected, best_ttft, best_tpot = _run(
+            search, model, family, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
+            max_batch=max_batch)
+    except _ScreenMismatch:  # perf.perf no longer equals api perf for the same config
+        search = _Search(base, load, model, kv_given, pad_heads=pad_heads, screen_via_api=True)
+        options, rejected, best_ttft, best_tpot = _run(
+            search, model, family, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
+            max_batch=max_batch)
 
     with_rate = load.requests_per_s is not None
     options.sort(key=lambda o: (  # rounded: equal prices in float sums (2 × $x vs $2x) tie
@@ -318,6 +326,27 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
         "perf_evaluations": search.perf_calls,
         "derivation": steps.as_list(),
     }
+
+
+def _run(
+    search: "_Search", model: ModelSpec, family: str, *, dtype: str, kv_dtype: str,
+    price_kind: str, max_batch: int,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float | None, float | None]:
+    options: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    best_ttft: float | None = None
+    best_tpot: float | None = None
+    for instance in _instances(family):
+        found, refused, fastest = _search_instance(
+            search, model, instance, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
+            max_batch=max_batch,
+        )
+        options.extend(found)
+        rejected.extend(refused)
+        for ttft, tpot in fastest:
+            best_ttft = ttft if best_ttft is None else min(best_ttft, ttft)
+            best_tpot = tpot if best_tpot is None else min(best_tpot, tpot)
+    return options, rejected, best_ttft, best_tpot
 
 
 def _search_instance(
@@ -493,6 +522,13 @@ def _final(
     if known is not None and known.instance_id == instance.id and known.exact is not None:
         exact = known.exact
         result = exact if isinstance(exact, dict) else exact.as_dict()
+        if not search.checked:  # once per advise call: the reuse still equals api perf
+            search.checked = True
+            api_result = search.perf(instance.id, tp, batch)
+            if isinstance(api_result, CalcError) or any(
+                    api_result.get(name) != result.get(name) for name in MATCHED_FIELDS):
+                raise _ScreenMismatch
+            result = api_result
     else:
         result = search.perf(instance.id, tp, batch)
     screened = _screen_of(batch, result)

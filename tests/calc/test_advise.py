@@ -434,3 +434,25 @@ def test_tp_degrees_that_do_not_divide_the_heads() -> None:
     option = next(o for o in padded["options"] if (o["instance"], o["tp_degree"]) == (
         "inf2.48xlarge", 24))
     assert option["head_padding"] == 16  # 32 heads padded to 48
+
+
+def test_options_follow_api_perf_when_perf_perf_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If api perf ever gives perf.perf other arguments than the screens do, the advisor notices
+    (one comparison per call) and searches again through api perf: options stay api perf."""
+    from calc import api
+
+    original = api.perf
+    request = {"model": "llama-3.1-8b", "input_len": 512, "output_len": 128, "tpot_max": 0.03}
+    unpatched = run("advise", **request)
+
+    def slower(params: Any) -> dict[str, Any]:
+        result = original(params)
+        return {**result, "tpot_s": result["tpot_s"] * 1.01}
+
+    monkeypatch.setattr(api, "perf", slower)
+    result = run("advise", **request)
+    assert result["options"]
+    assert result["perf_evaluations"] > unpatched["perf_evaluations"]  # searched again
+    for option in result["options"]:
+        expected = slower(option["perf_params"])
+        assert option["tpot_s"] == expected["tpot_s"] <= 0.03
