@@ -257,6 +257,9 @@ def advise(params: Mapping[str, Any]) -> dict[str, Any]:
     price_kind = inputs.choice(params, "price_kind", PRICE_KINDS, default="on-demand")
     family = inputs.choice(params, "family", FAMILIES, default="all")
     max_batch = inputs.integer(params, "max_batch", default=DEFAULT_MAX_BATCH)
+    if max_batch > inputs.LIMITS["batch"]:
+        raise CalcError("max_batch", "out_of_range",
+                        {"min": 1, "max": inputs.LIMITS["batch"], "value": max_batch})
     framework = inputs.text(params, "framework") if inputs.present(params, "framework") else None
     hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
 

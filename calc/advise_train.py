@@ -86,6 +86,9 @@ def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
     price_kind = inputs.choice(params, "price_kind", PRICE_KINDS, default="on-demand")
     family = inputs.choice(params, "family", FAMILIES, default="all")
     max_count = inputs.integer(params, "max_count", default=DEFAULT_MAX_COUNT)
+    if max_count > inputs.LIMITS["count"]:
+        raise CalcError("max_count", "out_of_range",
+                        {"min": 1, "max": inputs.LIMITS["count"], "value": max_count})
     hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
 
     base: dict[str, Any] = {

@@ -216,6 +216,12 @@ def test_input_errors() -> None:
                  ttft_max=-1)["key"] == "must_be_positive_number"
     assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
                  region="mars-1")["key"] == "unknown_region"
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
+                 max_batch=10**9)["key"] == "out_of_range"
+    assert error("advise_train", model="llama-3.1-8b", tokens=10**9, seq_len=128,
+                 deadline_h=1, max_count=10**9)["key"] == "out_of_range"
+    assert error("advise", model="llama-3.1-8b", input_len=1, output_len=1,
+                 pad_heads="maybe")["key"] == "unknown_choice"
 
 
 def test_framework_is_passed_to_perf() -> None:
