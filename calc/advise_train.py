@@ -5,7 +5,8 @@ Built on the api results, never a second formula: time and cost are ``calc.api.t
 same params (model fields, instance, count, tokens, seq_len, dtype, mfu, region, price_kind); the
 memory check is ``calc.api.train_memory``.
 Per instance (filtered by ``family``), priced for (region, price_kind):
-  1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device —
+  1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device
+     (api train_memory with ``recipe`` if given, else its default) —
      ZeRO-3, full recomputation, sequence parallel, the largest allowed TP that divides the heads
      (the layout with the least memory per device; it is reported, not a recommendation of how
      to train);
@@ -34,7 +35,7 @@ MAX_BUDGET_USD = 1e12
 
 PARAMS = (
     *inputs.MODEL_FIELDS, "tokens", "seq_len", "deadline_h", "budget_usd", "dtype", "mfu",
-    "region", "price_kind", "family", "max_count",
+    "region", "price_kind", "family", "max_count", "recipe",
 )
 
 
@@ -55,7 +56,8 @@ def _memory_count(
 
     tp = _layout_tp(model, instance)
     layout = {"zero": 3, "recompute": "full", "sp": tp > 1, "tp": tp}
-    params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len") if name in base}
+    params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len", "recipe")
+              if name in base}
     count = 1
     while count <= max_count:
         try:
@@ -98,6 +100,11 @@ def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
                 price_kind=price_kind)
     if inputs.present(params, "mfu"):
         base["mfu"] = params["mfu"]
+    train_keys = set(base)
+    if inputs.present(params, "recipe"):  # train_memory's optimizer recipe (its default if absent)
+        from .training_memory import recipes
+
+        base["recipe"] = inputs.choice(params, "recipe", sorted(recipes()))
 
     options: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -111,7 +118,8 @@ def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
                 "no_price", price_missing_reason=hourly.missing_reason, region=region,
                 price_kind=price_kind)})
             continue
-        train_params = {**base, "instance": instance.id}
+        train_params = {k: v for k, v in base.items() if k in train_keys}
+        train_params["instance"] = instance.id
         memory_count, layout = _memory_count(base, model, instance, max_count)
         if memory_count is None:
             rejected.append({"instance": instance.id, "reason": _reason(

@@ -46,7 +46,8 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
     "advise-train": ("advise_train", True, {"tokens": True, "seq-len": True, "deadline-h": True,
                                             "budget-usd": True, "dtype": True, "mfu": True,
                                             "region": True, "price-kind": True,
-                                            "family": True, "max-count": True}),
+                                            "family": True, "max-count": True,
+                                            "recipe": True}),
 }
 
 

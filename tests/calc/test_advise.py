@@ -289,6 +289,9 @@ def test_train_budget_and_errors() -> None:
     assert none["options"] == [] and none["message"]["key"] == "no_training_option"
     assert any(r["reason"]["key"] == "over_budget" for r in none["rejected"])
     assert error("advise_train", **base)["key"] == "goal_required"
+    assert error("advise_train", **base, deadline_h=24, recipe="nope")["key"] == "unknown_choice"
+    heavier = run("advise_train", **base, deadline_h=240, recipe="deepspeed")
+    assert all(o["memory_count"] >= 1 for o in heavier["options"])
 
 
 # ---------------------------------------------------------------- CLI and labels
