@@ -50,8 +50,9 @@ def _layout_tp(model: ModelSpec, instance: InstanceSpec) -> int:
 
 def _memory_count(
     base: dict[str, Any], model: ModelSpec, instance: InstanceSpec, max_count: int
-) -> tuple[int | None, dict[str, Any]]:
-    """(smallest fitting count on the 1, 2, 4, … ladder, the layout), None when none fits."""
+) -> tuple[int | None, dict[str, Any], CalcError | None]:
+    """(smallest fitting count on the 1, 2, 4, … ladder or None, the layout, the error
+    train_memory raised if it did)."""
     from .api import train_memory
 
     tp = _layout_tp(model, instance)
@@ -62,12 +63,12 @@ def _memory_count(
     while count <= max_count:
         try:
             result = train_memory({**params, **layout, "instance": instance.id, "count": count})
-        except CalcError:
-            return None, layout
+        except CalcError as error:
+            return None, layout, error
         if result["fits"]:
-            return count, layout
+            return count, layout, None
         count *= 2
-    return None, layout
+    return None, layout, None
 
 
 def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,7 +121,11 @@ def advise_train(params: Mapping[str, Any]) -> dict[str, Any]:
             continue
         train_params = {k: v for k, v in base.items() if k in train_keys}
         train_params["instance"] = instance.id
-        memory_count, layout = _memory_count(base, model, instance, max_count)
+        memory_count, layout, failure = _memory_count(base, model, instance, max_count)
+        if failure is not None:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                failure.key, **{k: v for k, v in failure.params.items() if k != "field"})})
+            continue
         if memory_count is None:
             rejected.append({"instance": instance.id, "reason": _reason(
                 "does_not_fit", max_count=max_count, **layout)})
