@@ -188,6 +188,31 @@ def _describe_chip(raw: Mapping[str, Any]) -> str:
     return f"{spec.name} ({spec.vendor}, {spec.kind}): {spec.cores_per_chip} cores, {memory_gib}"
 
 
+def advise(req: inputs.Request) -> dict[str, Any]:
+    from .advise import advise as search
+
+    return search(req)
+
+
+def advise_train(req: inputs.Request) -> dict[str, Any]:
+    from .advise_train import advise_train as search
+
+    return search(req)
+
+
+def snippet(req: inputs.Request) -> dict[str, Any]:
+    from .snippets import snippet as serving_snippet
+
+    model = req.model
+    return serving_snippet(
+        model_id="custom" if model is None else model.id, instance_id=req.instance().id,
+        tp=req.get_int("tp"), batch=req.get_int("batch"), input_len=req.get_int("input_len"),
+        output_len=req.get_int("output_len"), dtype=req.get_text("dtype"),
+        kv_dtype=req.get_opt_text("kv_dtype"),
+        framework=req.get_opt_text("framework"),
+    ).as_dict() | {"derivation": []}
+
+
 HANDLERS: dict[str, Handler] = {
     "memory": memory,
     "perf": perf,
@@ -196,6 +221,9 @@ HANDLERS: dict[str, Handler] = {
     "price": price,
     "compare": compare,
     "list": listing,
+    "advise": advise,
+    "advise_train": advise_train,
+    "snippet": snippet,
 }
 
 

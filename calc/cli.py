@@ -38,6 +38,16 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
     "compare": ("compare", True, {"instances": True, "region": True, "hours": True,
                                   "price-kind": True, "dtype": True, "kv-dtype": True,
                                   "batch": True, "input-len": True, "output-len": True}),
+    "advise": ("advise", True, {"dtype": True, "kv-dtype": True, "input-len": True,
+                                "output-len": True, "request-rate": True, "tokens-per-day": True,
+                                "ttft-max": True, "tpot-max": True, "region": True,
+                                "price-kind": True, "family": True, "framework": True,
+                                "max-batch": True, "pad-heads": False}),
+    "advise-train": ("advise_train", True, {"tokens": True, "seq-len": True, "deadline-h": True,
+                                            "budget-usd": True, "dtype": True, "mfu": True,
+                                            "region": True, "price-kind": True,
+                                            "family": True, "max-count": True,
+                                            "recipe": True}),
 }
 
 
@@ -116,6 +126,10 @@ SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
 def summary(kind: str, result: dict[str, Any]) -> str:
     if kind == "list":
         return "\n".join(f"{item['id']:<28} {item['description']}" for item in result["items"])
+    if kind in ("advise", "advise_train"):
+        from .advise_text import summary as advise_summary
+
+        return advise_summary(kind, result)
     if kind == "compare":
         lines = []
         for row in result["rows"]:

@@ -58,4 +58,7 @@ _ENGLISH: dict[str, str] = {
     "number_malformed": "{field}: {value} is not a number",
     "number_ambiguous": "{field}: {value} can be read two ways; write it without group "
     "separators (for example 1500 or 1.5)",
+    # advisor (issue 11)
+    "rate_conflict": "give a request rate or tokens per day, not both ({value})",
+    "goal_required": "give a deadline (deadline_h) or a budget (budget_usd)",
 }

@@ -367,6 +367,18 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("recompute", "choice", choices=_recompute_modes),
     Param("sp", "flag"),
     Param("what", "choice", choices=lambda: ("models", "instances", "chips")),
+    # advisor (issue 11): advise / advise_train / snippet
+    Param("request_rate", "number", minimum=0.0, maximum=1e7, unit="requests/s"),
+    Param("tokens_per_day", "number", minimum=0.0, maximum=1e15, unit="tokens"),
+    Param("ttft_max", "number", minimum=0.0, maximum=1e6, unit="s"),
+    Param("tpot_max", "number", minimum=0.0, maximum=1e6, unit="s"),
+    Param("family", "choice", choices=lambda: ("all", "neuron", "gpu")),
+    Param("framework", "text"),
+    Param("max_batch", "int", maximum=LIMITS["batch"]),
+    Param("pad_heads", "flag"),
+    Param("deadline_h", "number", minimum=0.0, maximum=1e6, unit="h"),
+    Param("budget_usd", "number", minimum=0.0, maximum=1e12, unit="USD"),
+    Param("max_count", "int", maximum=LIMITS["count"]),
 )}
 
 _MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
@@ -389,6 +401,17 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
                 "price_kind": "on-demand", "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
                 "input_len": OPTIONAL, "output_len": OPTIONAL},
     "list": {"what": REQUIRED},
+    # advisor (issue 11); defaults: calc.advise.DEFAULT_MAX_BATCH, advise_train.DEFAULT_MAX_COUNT
+    "advise": {**_MODEL, "dtype": "bf16", "kv_dtype": OPTIONAL, "input_len": REQUIRED,
+               "output_len": REQUIRED, "request_rate": OPTIONAL, "tokens_per_day": OPTIONAL,
+               "ttft_max": OPTIONAL, "tpot_max": OPTIONAL, **_PRICED, "family": "all",
+               "framework": OPTIONAL, "max_batch": 256, "pad_heads": False},
+    "advise_train": {**_MODEL, "tokens": REQUIRED, "seq_len": REQUIRED, "deadline_h": OPTIONAL,
+                     "budget_usd": OPTIONAL, "dtype": "bf16", "mfu": OPTIONAL, **_PRICED,
+                     "family": "all", "max_count": 1024, "recipe": OPTIONAL},
+    "snippet": {"model": OPTIONAL, "instance": REQUIRED, "tp": REQUIRED, "batch": 1,
+                "input_len": REQUIRED, "output_len": REQUIRED, "dtype": "bf16",
+                "kv_dtype": OPTIONAL, "framework": OPTIONAL},
 }
 
 
@@ -399,6 +422,9 @@ class Request:
     kind: str
     values: Mapping[str, Any] = field(default_factory=dict)
     model: ModelSpec | None = None
+    # the model params as given (preset id or architecture fields): requests built from this one
+    # (the advisor's perf calls, the speed calculator link) pass them on unchanged
+    model_params: Mapping[str, Any] = field(default_factory=dict)
 
     def given(self, name: str) -> bool:
         return self.values.get(name) is not None
@@ -463,7 +489,11 @@ def _one(param: Param, params: Params, default: Any) -> Any:
     if not present(params, name) and not required:
         return default
     if param.type == "int":
-        return integer(params, name, minimum=int(param.minimum))
+        whole = integer(params, name, minimum=int(param.minimum))
+        if whole > param.upper():
+            raise CalcError(name, "out_of_range",
+                            {"min": int(param.minimum), "max": int(param.upper()), "value": whole})
+        return whole
     if param.type == "number":
         return number(params, name, above=param.minimum, maximum=param.upper())
     if param.type == "choice":
@@ -483,7 +513,7 @@ def parse(kind: str, params: Params) -> Request:
     accepted = KIND_PARAMS[kind]
     check_known(params, accepted)
     with_model = any(present(params, p.name) for p in _MODEL_PARAMS)
-    needs_model = kind in ("memory", "perf", "train", "train_memory")
+    needs_model = kind in ("memory", "perf", "train", "train_memory", "advise", "advise_train")
     spec = model(params) if (with_model or needs_model) and "model" in accepted else None
     values: dict[str, Any] = {}
     for name, default in accepted.items():
@@ -491,4 +521,5 @@ def parse(kind: str, params: Params) -> Request:
         if param.model:
             continue
         values[name] = _one(param, params, default)
-    return Request(kind=kind, values=values, model=spec)
+    given = {p.name: params[p.name] for p in _MODEL_PARAMS if present(params, p.name)}
+    return Request(kind=kind, values=values, model=spec, model_params=given)
