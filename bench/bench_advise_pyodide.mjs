@@ -1,5 +1,5 @@
 // The advise bench (bench/bench_advise.py's requests) under Pyodide in Node: the browser's
-// interpreter without a page.  node bench/bench_advise_pyodide.mjs [runs]
+// interpreter without a page.  node bench/bench_advise_pyodide.mjs [runs] [present]
 // Per request: p50/p95 of the Node process's CPU time (process.cpuUsage: load on a shared machine
 // does not inflate it; Pyodide runs on the one main thread) and of wall time, per calc.api.run.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
@@ -24,7 +24,10 @@ const work = "/home/pyodide/work";
 copy(path.join(root, "calc"), `${work}/calc`);
 copy(path.join(root, "data"), `${work}/data`);
 copy(path.join(root, "bench"), `${work}/bench`);
-const runs = Number(process.argv[2] || 20);
+const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) || 20);
+// "present" also times the advisor page's whole recompute: calc.display.present (search + table,
+// chart, links and snippets as text), what the worker runs per input change
+const presentOnly = process.argv.includes("present");
 pyodide.runPython(`
 import json, sys
 sys.path.insert(0, "${work}")
@@ -33,8 +36,23 @@ __file__ = "${work}/bench/bench_advise.py"
 import bench_advise
 from calc.api import run
 REQUESTS = bench_advise.REQUESTS
+from calc.display import present
+FORMS = [
+    ("page: defaults (8B)", {}),
+    ("page: 70B, TTFT<=1 s, TPOT<=50 ms, 2 req/s", {"model": "llama-3.1-70b", "ttft_max": "1",
+     "tpot_max": "0.05", "request_rate": "2"}),
+    ("page: 8B, TPOT<=20 ms, 1e9 tokens/day", {"input_len": "2048", "output_len": "512",
+     "tpot_max": "0.02", "tokens_per_day": "1e9"}),
+    ("page: Mixtral, Neuron only", {"model": "mixtral-8x7b", "family": "neuron"}),
+]
+if ${presentOnly ? "True" : "False"}:
+    REQUESTS = [(name, "present", values) for name, values in FORMS]
 def one(index):
     name, kind, params = REQUESTS[index]
+    if kind == "present":
+        shown = present({"calculator": "advisor", "values": params}, "ja")
+        rows = (shown.get("advisor") or {}).get("rows", [])
+        return json.dumps([name, "-", len(rows)])
     response = run({"schema_version": 1, "kind": kind, "params": params})
     result = response["result"]
     return json.dumps([name, result.get("perf_evaluations", "-"), len(result["options"])])

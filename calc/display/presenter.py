@@ -181,7 +181,7 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
             seen.add(ident)
             errors.append({"field": error.get("field"), "key": error.get("key"),
                            "message": error_message(error, lang)})
-    return {
+    shown = {
         "calculator": spec.name,
         "lang": lang,
         "mode": mode.id,
@@ -193,6 +193,11 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "chart": charts.chart(mode.chart, responses, lang, instance_kinds()),
         "responses": responses,
     }
+    if spec.name == "advisor":  # its options table, Pareto chart, links, snippets
+        from .advisor import extend
+
+        extend(shown, lang)
+    return shown
 
 
 def present_json(request_json: str, lang: str) -> str:
