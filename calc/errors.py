@@ -55,4 +55,8 @@ _ENGLISH: dict[str, str] = {
     "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
     "bad_argument": "{value}",
     "internal_error": "internal error: {value}",
+    # hardening (issue 17)
+    "result_not_finite": "the inputs give a result too large to compute ({value}); use smaller "
+    "values",
+    "data_invalid": "data error: {value}",
 }
