@@ -436,7 +436,7 @@ def check_tree(read: Reader, paths: list[str], label: Callable[[str], str]
         faults.extend(check_documents(docs, label))
     else:  # record checks still run on the files that parsed
         faults.extend(f for f in check_documents(docs, label) if "unknown" not in f.problem)
-    return docs, faults
+    return docs, list(dict.fromkeys(faults))  # one line per distinct fault
 
 
 def check_dir(root: str) -> list[DataFault]:
