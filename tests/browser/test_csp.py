@@ -9,7 +9,11 @@ calculator JavaScript is rewritten."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import re
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -80,3 +84,61 @@ def test_no_csp_violation(chromium: Any, browser_site: Any, lang: str) -> None:
     finally:
         context.close()
     assert violations == []
+
+
+# If a host ever sends the policy as an HTTP header, it also governs the calculator's module worker
+# (a <meta> policy does not: a dedicated worker loaded from a URL gets the policy of its own
+# response). Pyodide then needs 'wasm-unsafe-eval' (WebAssembly compilation) and nothing more: no
+# 'unsafe-eval'. Served here with a header on every script response, the worker included.
+WORKER_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; "
+                 "base-uri 'self'")
+
+
+@pytest.fixture(scope="module")
+def header_policy_site(browser_site: Any, tmp_path_factory: pytest.TempPathFactory
+                       ) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("csp-header-root")
+    (root / "nfg").symlink_to(browser_site.site_dir, target_is_directory=True)
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".mjs": "text/javascript",
+                          ".js": "text/javascript"}
+
+        def end_headers(self) -> None:
+            if self.path.split("?")[0].endswith((".js", ".mjs")):
+                self.send_header("Content-Security-Policy", WORKER_POLICY)
+            super().end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            pass
+
+    server = Server(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/nfg/"
+    finally:
+        server.shutdown()
+
+
+def test_pyodide_worker_needs_only_wasm_unsafe_eval(chromium: Any,
+                                                    header_policy_site: str) -> None:
+    context = chromium.new_context()
+    messages: list[str] = []
+    page = context.new_page()
+    page.on("console", lambda m: messages.append(m.text))
+    try:
+        page.goto(header_policy_site + "calculators/memory/", wait_until="load")
+        page.wait_for_selector('.nfg-calc[data-state="ready"], .nfg-calc[data-state="failed"]',
+                               state="attached", timeout=READY_TIMEOUT_MS)
+        state = page.get_attribute(".nfg-calc", "data-state")
+    finally:
+        context.close()
+    wasm_or_eval = [m for m in messages if re.search(r"WebAssembly|unsafe-eval|eval", m)]
+    assert state == "ready" and wasm_or_eval == [], messages
