@@ -61,4 +61,8 @@ _ENGLISH: dict[str, str] = {
     # advisor (issue 11)
     "rate_conflict": "give a request rate or tokens per day, not both ({value})",
     "goal_required": "give a deadline (deadline_h) or a budget (budget_usd)",
+    # hardening (issue 17)
+    "result_not_finite": "the inputs give a result too large to compute ({value}); use smaller "
+    "values",
+    "data_invalid": "data error: {value}",
 }

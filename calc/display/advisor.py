@@ -113,10 +113,11 @@ def pareto_front(points: list[tuple[float, float, str]]) -> set[str]:
     expensive per 1M output tokens (y), and strictly better in one of them."""
     front: set[str] = set()
     best_y = math.inf
+    best_x = math.inf
     for x, y, row_id in sorted(points, key=lambda p: (-p[0], p[1])):
-        if y < best_y:
+        if y < best_y or (y == best_y and x == best_x):  # ties: equally on the front
             front.add(row_id)
-            best_y = y
+            best_y, best_x = y, x
     return front
 
 
@@ -241,7 +242,8 @@ def _message(result: dict[str, Any], lang: str) -> str:
         return labels["unreachable"].format(
             ttft=value_text("ttft_s", params.get("best_ttft_s"), lang),
             tpot=value_text("tpot_s", params.get("best_tpot_s"), lang))
-    return strings.table(lang, "steps", "reason").get(message["key"], message["key"])
+    key = str(message["key"])
+    return strings.table(lang, "steps", "reason").get(key, key)
 
 
 def _rejected(result: dict[str, Any], lang: str) -> list[str]:
@@ -263,8 +265,8 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
              "api": result.get("api_usd_per_request") is not None}
     labels = {**strings.result_labels(lang), **{k[len("col_"):]: v for k, v in ui(lang).items()
                                                 if k.startswith("col_")}}
-    columns = [{"key": key, "label": labels.get(key, key), "sortable": True}
-               for key, when in COLUMNS if shown[when]]
+    columns: list[dict[str, Any]] = [{"key": key, "label": labels.get(key, key),
+                                      "sortable": True} for key, when in COLUMNS if shown[when]]
     options = result["options"]
     row_ids = [f"r{i}" for i in range(len(options))]
     front = pareto_front([(o["output_tokens_per_s_per_user"], o["usd_per_million_output_tokens"],
@@ -272,9 +274,9 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
                           if o.get("usd_per_million_output_tokens") is not None])
     rows = []
     for option, row_id in zip(options, row_ids, strict=True):
-        cells = {}
+        cells: dict[str, dict[str, Any]] = {}
         for column in columns:
-            key = column["key"]
+            key = str(column["key"])
             value = option.get(key)
             if key == "instance_kind":
                 cells[key] = {"text": _kind_label(str(value), lang), "value": str(value)}
@@ -288,9 +290,9 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
                      "cells": cells,
                      "link": {"href": link_href(option), "text": ui(lang)["open_speed"]},
                      "snippet": snippet(result, option, lang)})
-    order = {}
+    order: dict[str, list[str]] = {}
     for column in columns:
-        key = column["key"]
+        key = str(column["key"])
 
         def sort_key(pair: tuple[dict[str, Any], str], name: str = key) -> tuple[Any, ...]:
             value = pair[0].get(name)
