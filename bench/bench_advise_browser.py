@@ -71,13 +71,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # the worker cancels the wasm pre-flight: a reset connection is expected
+
+
 def _serve(site_dir: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(_Handler, directory=str(site_dir)))
-    server.daemon_threads = True
+    server = _QuietServer(("127.0.0.1", port),
+                          functools.partial(_Handler, directory=str(site_dir)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, port
 
@@ -145,6 +151,7 @@ def main() -> None:
                       f"{_percentile(samples, 0.95):>8.1f} {max(samples):>8.1f}")
             browser.close()
         server.shutdown()
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         print(f"all   {len(everything):>3} {statistics.median(everything):>8.1f} "
               f"{_percentile(everything, 0.95):>8.1f} {max(everything):>8.1f}"
               "   (input event -> new options table in the DOM; goal p95 <= 150 ms)")

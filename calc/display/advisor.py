@@ -157,7 +157,7 @@ def chart(result: dict[str, Any], rows: list[dict[str, Any]], lang: str
     for kind in ("neuron", "gpu"):
         points = [{"x": o["output_tokens_per_s_per_user"],
                    "y": o["usd_per_million_output_tokens"], "row": row["id"],
-                   "text": _point_text(o, lang)} for o, row in plotted
+                   "text": _point_text(row, lang)} for o, row in plotted
                   if o["instance_kind"] == kind]
         if points:
             datasets.append({"key": kind, "label": _kind_label(kind, lang),
@@ -167,7 +167,7 @@ def chart(result: dict[str, Any], rows: list[dict[str, Any]], lang: str
     datasets.append({"key": "front", "label": labels["front"], "shape": "rectRot", "line": True,
                      "points": [{"x": o["output_tokens_per_s_per_user"],
                                  "y": o["usd_per_million_output_tokens"], "row": row["id"],
-                                 "text": labels["front"] + ": " + _point_text(o, lang)}
+                                 "text": labels["front"] + ": " + _point_text(row, lang)}
                                 for o, row in front]})
     xs = [o["output_tokens_per_s_per_user"] for o, _ in plotted]
     ys = [o["usd_per_million_output_tokens"] for o, _ in plotted]
@@ -177,14 +177,13 @@ def chart(result: dict[str, Any], rows: list[dict[str, Any]], lang: str
             "height_px": CHART_HEIGHT_PX}
 
 
-def _point_text(option: dict[str, Any], lang: str) -> str:
+def _point_text(row: dict[str, Any], lang: str) -> str:
+    """A point's tooltip from its row's cell texts (formatted once)."""
+    cells = row["cells"]
     return ui(lang)["point"].format(
-        instance=option["instance"], tp=value_text("tp_degree", option["tp_degree"], lang),
-        batch=value_text("batch", option["batch"], lang),
-        speed=value_text("output_tokens_per_s_per_user",
-                         option["output_tokens_per_s_per_user"], lang),
-        cost=value_text("usd_per_million_output_tokens",
-                        option["usd_per_million_output_tokens"], lang))
+        instance=cells["instance"]["text"], tp=cells["tp_degree"]["text"],
+        batch=cells["batch"]["text"], speed=cells["output_tokens_per_s_per_user"]["text"],
+        cost=cells["usd_per_million_output_tokens"]["text"])
 
 
 def snippet(result: dict[str, Any], option: dict[str, Any], lang: str) -> dict[str, Any]:
