@@ -151,8 +151,13 @@ class _Search:
         from api perf for that instance and re-checked (see _final)."""
         key = (instance.chip.id, instance.kind, tp, batch)
         found = self.memo.get(key)
-        if found is not None:
-            return found
+        if found is None:
+            found = self.memo[key] = self.estimate(instance, tp, batch)
+        return found
+
+    def estimate(self, instance: InstanceSpec, tp: int, batch: int) -> Screen:
+        """One evaluation for this instance (its own price), not memoized: perf.perf with api
+        perf's arguments, or api perf itself (a framework given, or after a mismatch)."""
         if "framework" in self.base or self.screen_via_api:  # through the api: perf.perf may
             # name the framework differently, or no longer match api perf
             result = self.perf(instance.id, tp, batch)
@@ -177,7 +182,6 @@ class _Search:
                 screened = Screen(batch, False, math.inf, math.inf, error)
             except TypeError as error:  # perf.perf's signature changed: screen via the api
                 raise _ScreenMismatch from error
-        self.memo[key] = screened
         return screened
 
     def meets(self, result: Screen) -> bool:
@@ -428,17 +432,9 @@ def _best_batch(
     TTFT and TPOT grow with the batch, so the answer is the boundary between batches that meet
     the targets and batches that miss: found by interpolation (a step that does not halve the
     interval is followed by a bisection), typically in 3-4 evaluations."""
-    key = (instance.chip.id, instance.kind, tp, largest)
-    load = search.load
-    if key in search.memo or load.ttft_max_s is not None or load.tpot_max_s is not None:
-        high = search.screen(instance, tp, largest)  # shared per chip, or likely to miss
-        if search.meets(high):
-            return _final(search, instance, tp, largest)
-    else:  # no targets: api perf at once, it is the option itself
-        exact = search.perf(instance.id, tp, largest)
-        high = search.memo[key] = _screen_of(largest, exact, instance.id)
-        if search.meets(high) and not isinstance(exact, CalcError):
-            return _option(search, exact), None
+    high = search.screen(instance, tp, largest)  # shared per chip; for this instance it is
+    if search.meets(high):                        # the option itself (see _final)
+        return _final(search, instance, tp, largest)
     if largest == 1 or high.error is not None:  # an error does not depend on the batch
         return None, _miss_reason(search, high)
     low = search.screen(instance, tp, 1)
@@ -493,25 +489,26 @@ def _right_size(
 def _final(
     search: _Search, instance: InstanceSpec, tp: int, batch: int
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The option: api perf for this instance at the chosen batch (the screen itself when it was
-    computed for this instance), checked against the targets again (it must meet them as the
-    screen did; if it does not, the reason is reported)."""
+    """The option: the evaluation of this instance at the chosen batch (the screen itself when it
+    was computed for this instance, else one for this instance's own price), checked against
+    the targets again. Once per advise call an evaluation made with perf.perf is compared with
+    api perf for the same params; on any difference the search reruns through api perf."""
     known = search.memo.get((instance.chip.id, instance.kind, tp, batch))
-    result: dict[str, Any] | CalcError
-    if known is not None and known.instance_id == instance.id and known.exact is not None:
-        exact = known.exact
-        result = exact if isinstance(exact, dict) else exact.as_dict()
-        if not search.checked:  # once per advise call: the reuse still equals api perf
-            search.checked = True
-            api_result = search.perf(instance.id, tp, batch)
-            if isinstance(api_result, CalcError) or any(
-                    api_result.get(name) != result.get(name) for name in MATCHED_FIELDS):
-                raise _ScreenMismatch
-            result = api_result
-    else:
-        result = search.perf(instance.id, tp, batch)
+    if known is None or known.instance_id != instance.id or known.exact is None:
+        known = search.estimate(instance, tp, batch)
+    if known.error is not None or known.exact is None:
+        return None, _miss_reason(search, known)
+    exact = known.exact
+    result = exact if isinstance(exact, dict) else exact.as_dict()
+    if not isinstance(exact, dict) and not search.checked:
+        search.checked = True
+        api_result = search.perf(instance.id, tp, batch)
+        if isinstance(api_result, CalcError) or any(
+                api_result.get(name) != result.get(name) for name in MATCHED_FIELDS):
+            raise _ScreenMismatch
+        result = api_result
     screened = _screen_of(batch, result)
-    if isinstance(result, CalcError) or not search.meets(screened):
+    if not search.meets(screened):
         return None, _miss_reason(search, screened)
     return _option(search, result), None
 
