@@ -7,6 +7,7 @@ import html
 from functools import cache
 from typing import Any
 
+from calc.display import data_text
 from calc.display import units as display_units
 
 from . import data, formatting, provenance, units
@@ -89,8 +90,8 @@ def _reason_text(reason: str, lang: str) -> tuple[str, str]:
     return (str(keyed), lang) if keyed else (reason, "en")
 
 
-# "not published" in the page language, then the reason (data text is English: marked lang="en"
-# on ja/es pages so screen readers and translators treat it as English)
+# "not published" in the page language, then the reason (a text in another language than the
+# page, i.e. English data text without a `_ja`/`_es` sibling, is marked with its lang)
 @cache
 def not_published(reason: str, lang: str, reason_lang: str | None = None) -> str:
     label = data.labels(lang)["text"]["not_published"]
@@ -102,6 +103,24 @@ def not_published(reason: str, lang: str, reason_lang: str | None = None) -> str
             f' <small class="nfg-missing-reason"{lang_attr}>({html.escape(text)})</small>')
 
 
+# A data text (`<field>`, `<field>_ja`, `<field>_es`; calc.display.data_text) as HTML in the page
+# language; an English fallback is marked lang="en"
+def data_string(record: data.Record, field: str, lang: str) -> str:
+    text, text_lang = data_text.localized(record, field, lang)
+    return marked(text, text_lang, lang)
+
+
+def marked(text: str, text_lang: str, lang: str) -> str:
+    escaped = html.escape(text)
+    return escaped if text_lang == lang or not text else f'<span lang="{text_lang}">{escaped}</span>'
+
+
+# "not published" and the data's reason for record[field] (`<field>_missing`) in the page language
+def missing(record: data.Record, field: str, lang: str) -> str:
+    reason, reason_lang = data_text.missing(record, field, lang)
+    return not_published(reason, lang, reason_lang if reason else None)
+
+
 # A table cell for record[field]: formatted text wrapped with data-field/data-value for tests
 def cell(record: data.Record, field: str, lang: str) -> str:
     value = data.field(record, field)
@@ -110,7 +129,10 @@ def cell(record: data.Record, field: str, lang: str) -> str:
         head, dot, _ = field.partition(".")
         if not reason and dot and isinstance(record.get(head), dict):
             return str(data.labels(lang)["text"]["not_applicable"])  # dtype not in the table
-        return not_published(reason, lang)
+        return missing(record, field, lang)
+    if isinstance(value, str) and value not in data.labels(lang).get("value", {}):
+        # a data text (interconnect, topology, ...) in the page language
+        return provenance.decorate(record, field, data_string(record, field, lang), lang)
     text = html.escape(display(value, field, lang))
     if isinstance(value, int | float) and not isinstance(value, bool):
         text = f'<span data-field="{field}" data-value="{value}">{text}</span>'
