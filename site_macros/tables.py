@@ -334,7 +334,7 @@ def sources_table(env: Any) -> str:
     rows = [[f'<span id="{rec["id"]}">{markdown.code(rec["id"])}</span>',
              markdown.html_link(str(rec["title"]), rec["url"], "nfg-source-title",
                                 "" if lang == "en" else "en"),  # titles stay as published
-             html.escape(rec.get("publisher", "")), _label(lang, "source_kind", rec["kind"]),
+             values.data_string(rec, "publisher", lang), _label(lang, "source_kind", rec["kind"]),
              html.escape(values.display(rec["as_of"], "as_of", lang)),
              html.escape(values.display(rec["accessed"], "accessed", lang))]
             for rec in sorted(data.records("sources"), key=lambda r: str(r["id"]))]

@@ -86,6 +86,7 @@ def english_runs(text: str) -> list[str]:
     """Runs of >= 4 ASCII words holding an English function word in lower case (a Title Case run
     such as "Time To First Token" is the expansion of an abbreviation, a name)."""
     found = []
+    text = " ".join(text.split())
     for name in NAMES:
         text = text.replace(name, "")
     for match in RUN.finditer(text):
