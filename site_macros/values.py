@@ -81,21 +81,25 @@ def display(value: Any, field: str, lang: str) -> str:
 REASON_KEY_NOT_PUBLISHED = "not_published"
 
 
-def _reason_text(reason: str, lang: str) -> tuple[str, str]:
-    """(text, its language) of a missing-figure reason: a calc reason key in the page
-    language, else the data's English text."""
-    if reason == REASON_KEY_NOT_PUBLISHED:
-        return "", lang
+def _reason_text(reason: str, lang: str) -> str:
+    """A calc reason key (steps.toml [reason]) in the page language; data texts come through
+    `missing()` in the page language (calc.display.data_text), so no English text is shown here."""
+    if not reason or reason == REASON_KEY_NOT_PUBLISHED:
+        return ""
     keyed = data.reasons(lang).get(reason)
-    return (str(keyed), lang) if keyed else (reason, "en")
+    if not keyed:
+        raise KeyError(f"{reason!r} is not a reason key of steps.toml [reason]; pass data texts "
+                       "through values.missing(record, field, lang)")
+    return str(keyed)
 
 
-# "not published" in the page language, then the reason (a text in another language than the
-# page, i.e. English data text without a `_ja`/`_es` sibling, is marked with its lang)
+# "not published" in the page language, then the reason: a calc reason key, or (reason_lang
+# given) a text already in `reason_lang` (a data text without a `_ja`/`_es` sibling is "en" and
+# marked with lang="en")
 @cache
 def not_published(reason: str, lang: str, reason_lang: str | None = None) -> str:
     label = data.labels(lang)["text"]["not_published"]
-    text, text_lang = (reason, reason_lang) if reason_lang else _reason_text(reason, lang)
+    text, text_lang = (reason, reason_lang) if reason_lang else (_reason_text(reason, lang), lang)
     if not text:
         return f'<span class="nfg-missing">{label}</span>'
     lang_attr = f' lang="{text_lang}"' if text_lang != lang else ""
