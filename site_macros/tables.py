@@ -353,7 +353,8 @@ def claims_table(env: Any) -> str:
         shown = (fact(env, correct["kind"], correct["id"], correct["field"]) if correct
                  else data.labels(lang)["text"]["not_applicable"])
         topic = rec["topic" if lang == "en" else f"topic_{lang}"]
-        rows.append([_label(lang, "seed", rec["seed"]), f'<q lang="en">{html.escape(rec["quote"])}</q>',
+        quote = f'<q lang="en">{html.escape(rec["quote"])}</q>'  # the seed's words, as written
+        rows.append([_label(lang, "seed", rec["seed"]), quote,
                      html.escape(topic), _label(lang, "verdict", rec["verdict"]), shown,
                      html.escape(rec[f"explanation_{lang}"]), source_links(env, rec["sources"])])
     return markdown.table(headers, rows)

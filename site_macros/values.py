@@ -116,7 +116,9 @@ def data_string(record: data.Record, field: str, lang: str) -> str:
 
 def marked(text: str, text_lang: str, lang: str) -> str:
     escaped = html.escape(text)
-    return escaped if text_lang == lang or not text else f'<span lang="{text_lang}">{escaped}</span>'
+    if text_lang == lang or not text:
+        return escaped
+    return f'<span lang="{text_lang}">{escaped}</span>'
 
 
 # "not published" and the data's reason for record[field] (`<field>_missing`) in the page language

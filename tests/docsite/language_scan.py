@@ -1,4 +1,4 @@
-"""Find English sentences and spaces between Japanese characters in the visible text of built
+"""Find English sentences (runs of >= 3 ASCII words with an English function word) and spaces between Japanese characters in the visible text of built
 ja/es pages (issue 13 item 3).
 
 Visible text = text nodes and tooltip attributes (title, alt, aria-label, placeholder) outside
@@ -36,8 +36,8 @@ every any all some more most less than then also but if so such because after be
 # (not glued to a non-ASCII letter: "allí" holds no English "all")
 WORD = r"(?<![^\W\d_])[A-Za-z][A-Za-z0-9'’\-./+_]*(?![^\W\d_])"
 # Product names that hold an English function word (removed before the check)
-NAMES = ("FSx for Lustre", "Capacity Blocks for ML", "Savings Plans for")
-RUN = re.compile(rf"{WORD}(?:[ ,;:()]+{WORD}){{3,}}")
+NAMES = ("FSx for Lustre", "Capacity Blocks for ML", "Mixture of Experts")
+RUN = re.compile(rf"{WORD}(?:[ ,;:()]+{WORD}){{2,}}")
 MIN_FUNCTION_WORDS = 1
 
 CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]"
@@ -83,7 +83,7 @@ def visible_texts(html_text: str) -> list[str]:
 
 
 def english_runs(text: str) -> list[str]:
-    """Runs of >= 4 ASCII words holding an English function word in lower case (a Title Case run
+    """Runs of >= 3 ASCII words holding an English function word in lower case (a Title Case run
     such as "Time To First Token" is the expansion of an abbreviation, a name)."""
     found = []
     text = " ".join(text.split())
@@ -123,4 +123,5 @@ if __name__ == "__main__":
         verbose = "-v" in sys.argv
         if verbose:
             print("\n".join(eng + sp))
-        print(f"{language}: english runs {len(eng)} (unique {len(set(e.split(': ', 1)[1] for e in eng))}), cjk spaces {len(sp)}")
+        unique = len({e.split(": ", 1)[1] for e in eng})
+        print(f"{language}: english runs {len(eng)} (unique {unique}), cjk spaces {len(sp)}")
