@@ -34,3 +34,19 @@ def test_english_fallback_says_so() -> None:
 def test_absent_field_is_empty() -> None:
     assert data_text.missing(RECORD, "network_gbps", "ja") == ("", "ja")
     assert data_text.text(RECORD, "dense_tflops_missing", "ja") == ""  # a table, not a text
+
+
+def test_calculator_shows_the_price_reason_in_the_page_language() -> None:
+    import calc.api
+    import calc.data
+    from calc.display import presenter
+
+    record = next(p for p in calc.data.records("prices")
+                  if "usd_per_hour" not in p and p.get("usd_per_hour_missing_ja")
+                  and p["region"] == "us-east-1")
+    response = calc.api.run({"schema_version": 1, "kind": "price",
+                             "params": {"instance": record["instance"], "region": "us-east-1"}})
+    for lang in ("ja", "es"):
+        text = presenter.missing_text(response, lang)
+        assert text is not None and record[f"usd_per_hour_missing_{lang}"] in text
+        assert record["usd_per_hour_missing"] not in text

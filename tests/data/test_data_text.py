@@ -37,7 +37,8 @@ def _shown(key: str, file: str) -> bool:
 
 
 # A publisher is a name ("AWS Neuron documentation") unless it explains how it was read
-PUBLISHER_PHRASE = re.compile(r"\b(?:the|of|and|through|from|at|by|for|with|other)\b")
+PUBLISHER_PHRASE = re.compile(
+    r"\b(?:the|of|and|through|from|at|by|for|with|other|via|translation|file)\b")
 
 
 def _is_name(text: str, key: str = "") -> bool:
