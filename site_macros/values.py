@@ -104,7 +104,9 @@ def not_published(reason: str, lang: str, reason_lang: str | None = None) -> str
         return f'<span class="nfg-missing">{label}</span>'
     lang_attr = f' lang="{text_lang}"' if text_lang != lang else ""
     return (f'<span class="nfg-missing">{label}</span>'
-            f' <small class="nfg-missing-reason"{lang_attr}>({html.escape(text)})</small>')
+            f' <small class="nfg-missing-reason"{lang_attr}>'
+            f'{data.labels(lang)["text"]["missing_reason"].format(reason=html.escape(text))}'
+            '</small>')
 
 
 # A data text (`<field>`, `<field>_ja`, `<field>_es`; calc.display.data_text) as HTML in the page
