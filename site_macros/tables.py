@@ -352,10 +352,10 @@ def claims_table(env: Any) -> str:
         correct = rec.get("correct")
         shown = (fact(env, correct["kind"], correct["id"], correct["field"]) if correct
                  else data.labels(lang)["text"]["not_applicable"])
-        topic = rec["topic" if lang == "en" else f"topic_{lang}"]
+        topic = values.data_string(rec, "topic", lang)  # calc.display.data_text
         quote = f'<q lang="en">{html.escape(rec["quote"])}</q>'  # the seed's words, as written
         rows.append([_label(lang, "seed", rec["seed"]), quote,
-                     html.escape(topic), _label(lang, "verdict", rec["verdict"]), shown,
+                     topic, _label(lang, "verdict", rec["verdict"]), shown,
                      html.escape(rec[f"explanation_{lang}"]), source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 
