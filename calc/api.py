@@ -3,7 +3,7 @@
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import data, dtypes, inputs
+from . import data, dtype_support, dtypes, fit_gate_api, inputs
 from .errors import CalcError
 from .specs import InstanceSpec
 
@@ -45,38 +45,24 @@ def memory(params: Mapping[str, Any]) -> dict[str, Any]:
     inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch",
                                 "seq_len", "tp"))
     model = inputs.model(params)
-    return fit(
+    instance = _instance(params)
+    dtype = fit_gate_api.dtype_for(params, instance)  # trust: refused if the hardware lacks it
+    result = fit(
         model,
-        _instance(params),
-        dtype=_dtype(params),
-        kv_dtype=_kv_dtype(params),
+        instance,
+        dtype=dtype,
+        kv_dtype=fit_gate_api.kv_dtype_for(params, instance, dtype),
         batch=inputs.integer(params, "batch", default=1),
         seq_len=inputs.integer(params, "seq_len"),
         tp=inputs.optional_integer(params, "tp"),
     ).as_dict()
+    result.update(fit_gate_api.memory_extras(params, result))
+    return result
 
 
 def perf(params: Mapping[str, Any]) -> dict[str, Any]:
-    from .perf import perf as estimate
-    from .price import hourly_price
-
-    inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch",
-                                "input_len", "output_len", "tp", "region", "price_kind"))
-    model = inputs.model(params)
-    instance = _instance(params)
-    hourly = hourly_price(instance.id, _region(params), _price_kind(params))
-    return estimate(
-        model,
-        instance,
-        dtype=_dtype(params),
-        kv_dtype=_kv_dtype(params),
-        batch=inputs.integer(params, "batch", default=1),
-        input_len=inputs.integer(params, "input_len"),
-        output_len=inputs.integer(params, "output_len"),
-        tp=inputs.optional_integer(params, "tp"),
-        usd_per_hour=hourly.usd_per_hour,
-        price_missing_reason=hourly.missing_reason,
-    ).as_dict()
+    """Gated by fit, TP chosen for an objective, price fallback labelled (calc.fit_gate_api)."""
+    return fit_gate_api.perf(params)
 
 
 def train(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -89,17 +75,21 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
     instance = _instance(params)
     hourly = hourly_price(instance.id, _region(params), _price_kind(params))
     mfu = inputs.number(params, "mfu", maximum=1.0) if inputs.present(params, "mfu") else None
-    return estimate(
+    count = inputs.integer(params, "count", default=1)
+    seq_len = inputs.integer(params, "seq_len")
+    dtype = fit_gate_api.dtype_for(params, instance)  # trust: refused if the hardware lacks it
+    result = estimate(
         model,
         instance,
-        count=inputs.integer(params, "count", default=1),
+        count=count,
         tokens=inputs.integer(params, "tokens"),
-        seq_len=inputs.integer(params, "seq_len"),
-        dtype=_dtype(params),
+        seq_len=seq_len,
+        dtype=dtype,
         mfu=mfu,
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
     ).as_dict()
+    return fit_gate_api.gated_train(params, result, model, instance, hourly)
 
 
 def train_memory(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -157,53 +147,32 @@ def _instance_list(params: Mapping[str, Any]) -> list[str]:
 
 def compare(params: Mapping[str, Any]) -> dict[str, Any]:
     """Price (and, with a model, speed and $/1M tokens) side by side for several instances."""
-    from .perf import perf as estimate
-    from .price import quote
+    from .price import hourly_price, quote
 
     inputs.check_known(params, (*inputs.MODEL_FIELDS, "instances", "region", "hours",
                                 "price_kind", "dtype", "kv_dtype", "batch", "input_len",
-                                "output_len"))
+                                "output_len", "objective"))
     region = _region(params)
     hours = inputs.number(params, "hours", maximum=inputs.MAX_HOURS, default=1.0)
     kind = _price_kind(params)
     with_model = any(inputs.present(params, name) for name in inputs.MODEL_FIELDS)
     model = inputs.model(params) if with_model else None
-    dtype = _dtype(params)
-    kv_dtype = _kv_dtype(params)
-    batch = inputs.integer(params, "batch", default=1)
-    input_len = inputs.integer(params, "input_len", default=128) if with_model else 0
-    output_len = inputs.integer(params, "output_len", default=128) if with_model else 0
+    objective = fit_gate_api.objective_for(params, "compare")
     rows: list[dict[str, Any]] = []
     for instance_id in _instance_list(params):
         instance = data.instance(instance_id)
         row = quote(instance, region=region, hours=hours, kind=kind).as_dict()
         del row["derivation"]
-        if model is not None:
-            try:
-                speed = estimate(
-                    model, instance, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
-                    input_len=input_len, output_len=output_len, tp=None,
-                    usd_per_hour=row["usd_per_hour"],
-                    price_missing_reason=row["price_missing_reason"],
-                )
-                row.update(
-                    tp_degree=speed.tp_degree, fits=speed.fits, ttft_s=speed.ttft_s,
-                    tpot_s=speed.tpot_s, output_tokens_per_s=speed.output_tokens_per_s,
-                    usd_per_million_output_tokens=speed.usd_per_million_output_tokens,
-                    perf_error=None,
-                )
-            except CalcError as error:
-                row.update(
-                    tp_degree=None, fits=False, ttft_s=None, tpot_s=None,
-                    output_tokens_per_s=None, usd_per_million_output_tokens=None,
-                    perf_error=error.key,
-                )
+        if model is not None:  # trust: gated by fit, TP for the objective (default cost)
+            hourly = hourly_price(instance.id, region, kind)
+            row.update(fit_gate_api.compare_row(params, instance, model, hourly, kind))
         rows.append(row)
     return {
         "region": region,
         "hours": hours,
         "price_kind": kind,
         "model": None if model is None else model.id,
+        "objective": objective,
         "rows": rows,
         "derivation": [],
     }
@@ -212,13 +181,17 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
 def listing(params: Mapping[str, Any]) -> dict[str, Any]:
     inputs.check_known(params, ("what",))
     what = inputs.choice(params, "what", ("models", "instances", "chips"))
-    items: list[dict[str, str]] = []
+    items: list[dict[str, Any]] = []
     if what == "models":
         for raw in data.records("models"):
             items.append({"id": str(raw["id"]), "description": _describe_model(raw)})
     elif what == "instances":
         for raw in data.records("instances"):
-            items.append({"id": str(raw["id"]), "description": _describe_instance(raw)})
+            support = dtype_support.describe(data.instance(str(raw["id"])))
+            items.append({"id": str(raw["id"]), "description": _describe_instance(raw),
+                          "dtypes_supported": support["dtypes_supported"],
+                          "kv_dtypes_supported": support["kv_dtypes_supported"],
+                          "default_dtype": support["default_dtype"]})
     else:
         for raw in data.records("chips"):
             items.append({"id": str(raw["id"]), "description": _describe_chip(raw)})
@@ -249,6 +222,12 @@ def _describe_chip(raw: Mapping[str, Any]) -> str:
     return f"{spec.name} ({spec.vendor}, {spec.kind}): {spec.cores_per_chip} cores, {memory_gib}"
 
 
+def dtypes_op(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The data types an instance's accelerator has (trust, issue 9): the page offers these."""
+    inputs.check_known(params, ("instance",))
+    return {**dtype_support.describe(_instance(params)), "derivation": []}
+
+
 HANDLERS: dict[str, Handler] = {
     "memory": memory,
     "perf": perf,
@@ -257,6 +236,7 @@ HANDLERS: dict[str, Handler] = {
     "price": price,
     "compare": compare,
     "list": listing,
+    "dtypes": dtypes_op,
 }
 
 

@@ -55,4 +55,7 @@ _ENGLISH: dict[str, str] = {
     "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
     "bad_argument": "{value}",
     "internal_error": "internal error: {value}",
+    # trust (issue 9)
+    "dtype_not_supported": "{value} is not supported by this instance's accelerator; supported: "
+    "{allowed}",
 }

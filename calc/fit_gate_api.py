@@ -1,0 +1,277 @@
+"""The api handlers of the gated calculators (issue 9): perf, compare, and the fit extras of
+memory. calc.api delegates here so that every answer goes through the same gate:
+
+1. the dtype and KV dtype must be ones the hardware has (calc.dtype_support);
+2. a setup that does not fit (calc.fit_gate) gets ``fits: false``, ``fit_reason``,
+   ``suggestions`` (calc.suggest) and null speed and cost fields;
+3. with no TP given, the degree is chosen for ``objective`` (calc.tp_choice);
+4. the price may come from a labelled fallback kind or region (calc.price.hourly_price);
+5. a compute peak that is a documented proxy is flagged (``peak_is_proxy``).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from . import data, dtype_support, dtypes, fit_gate, inputs, memory, suggest, tp_choice
+from .errors import CalcError
+from .flops import peak_is_proxy
+from .perf import PerfResult
+from .perf import perf as estimate_perf
+from .price import DEFAULT_REGION, HourlyPrice, hourly_price, price_fields
+from .specs import InstanceSpec, ModelSpec
+
+PRICE_KINDS = ("on-demand", "ri-effective", "capacity-block")
+PERF_PARAMS = (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch", "input_len",
+               "output_len", "tp", "region", "price_kind", "objective")
+# fields every perf answer has beyond PerfResult
+GATE_FIELDS = ("fit_reason", "suggestions", "objective", "tp_reason", "tp_other_objective",
+               "peak_is_proxy", "peak_proxy_id", "price_kind", "price_kind_used",
+               "price_region_used", "price_fallback_reason", "price_sources")
+
+
+def dtype_for(params: Mapping[str, Any], instance: InstanceSpec) -> str:
+    if not inputs.present(params, "dtype"):
+        return dtype_support.default_dtype(instance)
+    dtype = inputs.choice(params, "dtype", dtypes.DTYPE_BITS)
+    return dtype_support.check_dtype(instance, dtype)
+
+
+def kv_dtype_for(params: Mapping[str, Any], instance: InstanceSpec, dtype: str) -> str:
+    if not inputs.present(params, "kv_dtype"):
+        return dtype_support.default_kv_dtype(instance, dtype)
+    kv = inputs.choice(params, "kv_dtype", dtypes.KV_DTYPES)
+    return dtype_support.check_dtype(instance, kv, "kv_dtype")
+
+
+def objective_for(params: Mapping[str, Any], kind: str) -> str:
+    return inputs.choice(params, "objective", tp_choice.OBJECTIVES,
+                         default=tp_choice.DEFAULT_OBJECTIVE[kind])
+
+
+def price_for(params: Mapping[str, Any], instance: InstanceSpec) -> tuple[HourlyPrice, str]:
+    region = inputs.text(params, "region", default=DEFAULT_REGION)
+    kind = inputs.choice(params, "price_kind", PRICE_KINDS, default="on-demand")
+    return hourly_price(instance.id, region, kind), kind
+
+
+@dataclass(frozen=True, slots=True)
+class PerfRequest:
+    model: ModelSpec
+    instance: InstanceSpec
+    dtype: str
+    kv_dtype: str
+    batch: int
+    input_len: int
+    output_len: int
+    tp: int | None
+    objective: str
+    hourly: HourlyPrice
+    price_kind: str
+
+
+def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
+               other_instances: bool = True) -> dict[str, Any]:
+    """The perf answer (PerfResult fields + GATE_FIELDS) for one setup, gated by fit."""
+    r = request
+    if not r.model.is_decoder:
+        raise CalcError("model", "not_a_decoder", {"value": r.model.id})
+    seq_len = r.input_len + r.output_len
+    verdict = fit_gate.check(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
+                             batch=r.batch, seq_len=seq_len, tp=r.tp)
+    extras: dict[str, Any] = {
+        "objective": r.objective, "price_kind": r.price_kind, **price_fields(r.hourly),
+        "peak_is_proxy": None, "peak_proxy_id": None,
+    }
+    if not verdict.fits:
+        fit = memory.fit(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
+                         seq_len=seq_len, tp=verdict.tp)
+        setup = suggest.Setup(r.model, r.instance, r.dtype,
+                              r.kv_dtype if inputs.present(base, "kv_dtype") else None,
+                              r.batch, r.input_len, r.output_len, r.tp)
+        region = r.hourly.region_used or str(base.get("region") or DEFAULT_REGION)
+        answer = {
+            "model": r.model.id, "instance": r.instance.id, "dtype": r.dtype,
+            "kv_dtype": r.kv_dtype, "batch": r.batch, "input_len": r.input_len,
+            "output_len": r.output_len, "tp_degree": verdict.tp,
+            "usd_per_hour": r.hourly.usd_per_hour, **extras,
+            "fit_reason": verdict.reason,
+            "suggestions": suggest.suggestions(setup, base, region=region,
+                                               other_instances=other_instances),
+            "tp_reason": None, "tp_other_objective": None,
+            "derivation": fit.derivation,
+        }
+        return fit_gate.gated([f.name for f in fields(PerfResult)], answer)
+
+    def estimate(tp: int) -> PerfResult:
+        return estimate_perf(
+            r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
+            input_len=r.input_len, output_len=r.output_len, tp=tp,
+            usd_per_hour=r.hourly.usd_per_hour, price_missing_reason=r.hourly.missing_reason,
+        )
+
+    degrees = tp_choice.fitting_degrees(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
+                                        batch=r.batch, seq_len=seq_len)
+    choice = tp_choice.choose(degrees, estimate, r.objective)
+    if r.tp is not None:
+        used = r.tp
+        reason: dict[str, Any] = {"key": "tp_given", "params": {
+            "tp": r.tp, "objective": r.objective, "auto_tp": choice.tp}}
+    else:  # the setup fits, so some degree does: choice.tp is set
+        used = choice.tp if choice.tp is not None else verdict.tp
+        reason = choice.reason
+    answer = estimate(used).as_dict()
+    proxy = peak_is_proxy(r.instance, r.dtype)
+    answer.update(extras)
+    answer.update(
+        fit_reason=None, suggestions=[], tp_reason=reason,
+        tp_other_objective=choice.other, peak_is_proxy=proxy is not None, peak_proxy_id=proxy,
+    )
+    if proxy is not None:
+        note = str(data.assumption(proxy).get("bound", ""))
+        answer["derivation"] = [*answer["derivation"], {
+            "key": "peak_flops_proxy", "formula": f"assumption {proxy} ({note} bound)",
+            "value": data.assumption_value(proxy), "unit": "TFLOPS"}]
+    return answer
+
+
+def perf(params: Mapping[str, Any]) -> dict[str, Any]:
+    inputs.check_known(params, PERF_PARAMS)
+    model = inputs.model(params)
+    instance = data.instance(inputs.text(params, "instance"))
+    dtype = dtype_for(params, instance)
+    hourly, price_kind = price_for(params, instance)
+    request = PerfRequest(
+        model=model, instance=instance, dtype=dtype,
+        kv_dtype=kv_dtype_for(params, instance, dtype),
+        batch=inputs.integer(params, "batch", default=1),
+        input_len=inputs.integer(params, "input_len"),
+        output_len=inputs.integer(params, "output_len"),
+        tp=inputs.optional_integer(params, "tp"),
+        objective=objective_for(params, "perf"),
+        hourly=hourly, price_kind=price_kind,
+    )
+    if request.tp is not None and request.tp not in instance.tp_degrees:
+        raise CalcError("tp", "tp_not_allowed",
+                        {"value": request.tp, "allowed": list(instance.tp_degrees)})
+    return gated_perf(request, params)
+
+
+def memory_extras(params: Mapping[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
+    """fit_reason and suggestions for a memory answer (the memory fields stay: they say why)."""
+    if result["fits"]:
+        return {"fit_reason": None, "suggestions": []}
+    model = inputs.model(params)
+    instance = data.instance(str(result["instance"]))
+    tp = result["tp_degree"] if result["tp_given"] else None
+    verdict = fit_gate.check(model, instance, dtype=result["dtype"], kv_dtype=result["kv_dtype"],
+                             batch=result["batch"], seq_len=result["seq_len"], tp=tp)
+    setup = suggest.Setup(
+        model, instance, str(result["dtype"]),
+        str(result["kv_dtype"]) if inputs.present(params, "kv_dtype") else None,
+        int(result["batch"]), int(result["seq_len"]), 0, tp, length_field="seq_len",
+    )
+    return {"fit_reason": verdict.reason, "suggestions": suggest.suggestions(setup, params)}
+
+
+COMPARE_ROW_FIELDS = ("tp_degree", "fits", "ttft_s", "tpot_s", "output_tokens_per_s",
+                      "usd_per_million_output_tokens", "dtype", "fit_reason", "suggestions",
+                      "tp_reason", "tp_other_objective", "peak_is_proxy")
+
+
+def compare_row(params: Mapping[str, Any], instance: InstanceSpec, model: ModelSpec,
+                hourly: HourlyPrice, price_kind: str) -> dict[str, Any]:
+    """The speed columns of one compare row, gated like perf (no other-instance suggestions:
+    the other rows are the other instances)."""
+    row: dict[str, Any] = {name: None for name in COMPARE_ROW_FIELDS}
+    row.update(fits=False, suggestions=[], perf_error=None)
+    try:
+        dtype = dtype_for(params, instance)
+        request = PerfRequest(
+            model=model, instance=instance, dtype=dtype,
+            kv_dtype=kv_dtype_for(params, instance, dtype),
+            batch=inputs.integer(params, "batch", default=1),
+            input_len=inputs.integer(params, "input_len", default=128),
+            output_len=inputs.integer(params, "output_len", default=128),
+            tp=None, objective=objective_for(params, "compare"), hourly=hourly,
+            price_kind=price_kind,
+        )
+        row_params = {**params, "instance": instance.id}
+        row_params.pop("instances", None)
+        answer = gated_perf(request, row_params, other_instances=False)
+    except CalcError as error:
+        row.update(perf_error=error.key, perf_error_params=error.params)
+        return row
+    row.update({name: answer.get(name) for name in COMPARE_ROW_FIELDS})
+    return row
+
+
+TRAIN_SEARCH_ZERO = (1, 3)
+TRAIN_MAX_COUNT_FACTOR = 64
+
+
+def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int,
+                    seq_len: int) -> tuple[dict[str, Any] | None, int | None, int]:
+    """The first parallel layout (TP within an instance, PP, ZeRO 1 then 3, full
+    recomputation, sequence parallelism, micro-batch 1, the first optimizer recipe) under which
+    training fits per device: (layout or None, smallest per-device bytes seen, capacity)."""
+    from .training_memory import recipes, train_memory
+
+    recipe_name = sorted(recipes())[0]
+    available = instance.logical_cores * count
+    capacity = memory.capacity_per_core_bytes(instance)
+    smallest: int | None = None
+    tps = [t for t in sorted(instance.tp_degrees)
+           if model.heads % t == 0 and t <= instance.logical_cores]
+    pps = [p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= model.layers]
+    for zero in TRAIN_SEARCH_ZERO:
+        for tp in tps:
+            for pp in pps:
+                if tp * pp > available:
+                    continue
+                try:
+                    result = train_memory(
+                        model, instance, count=count, recipe_name=recipe_name,
+                        zero_stage=zero, recompute="full", sp=True, tp=tp, pp=pp, dp=None,
+                        micro_batch=1, seq_len=seq_len,
+                    )
+                except CalcError:
+                    continue
+                if smallest is None or result.per_device_bytes < smallest:
+                    smallest = result.per_device_bytes
+                if result.fits:
+                    return ({"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
+                             "recompute": "full", "sp": True, "recipe": recipe_name,
+                             "micro_batch": 1, "per_device_bytes": result.per_device_bytes},
+                            smallest, capacity)
+    return None, smallest, capacity
+
+
+def gated_train(params: Mapping[str, Any], result: dict[str, Any], model: ModelSpec,
+                instance: InstanceSpec, hourly: HourlyPrice) -> dict[str, Any]:
+    """The train answer gated by a training-memory fit: time and cost only when some layout
+    fits (``training_layout`` says which); else null, with more instances suggested."""
+    count = int(result["count"])
+    seq_len = int(result["seq_len"])
+    layout, smallest, capacity = training_layout(model, instance, count=count, seq_len=seq_len)
+    extras = {**price_fields(hourly), "price_kind": params.get("price_kind") or "on-demand",
+              "training_layout": layout, "fit_reason": None, "suggestions": [],
+              "peak_is_proxy": peak_is_proxy(instance, str(result["dtype"])) is not None}
+    if layout is not None:
+        return {**result, "fits": True, **extras}
+    reason = {"key": "training_does_not_fit", "params": {
+        "count": count, "per_device_bytes": smallest, "capacity_per_device_bytes": capacity}}
+    suggestions = []
+    more = count * 2
+    while more <= count * TRAIN_MAX_COUNT_FACTOR:
+        if training_layout(model, instance, count=more, seq_len=seq_len)[0] is not None:
+            suggestions.append({"change": "count", "value": more,
+                                "params": {**params, "count": more},
+                                "reason_key": "suggest_count", "tp_degree": None})
+            break
+        more *= 2
+    answer = fit_gate.gated(list(result), {**result, **extras},
+                            keep=("seq_len", "tokens", "count", "mfu", "mfu_source",
+                                  "total_flops"))
+    answer.update(fit_reason=reason, suggestions=suggestions, training_layout=None)
+    return answer
