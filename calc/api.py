@@ -121,12 +121,13 @@ def train_memory(params: Mapping[str, Any]) -> dict[str, Any]:
 def price(params: Mapping[str, Any]) -> dict[str, Any]:
     from .price import quote
 
-    inputs.check_known(params, ("instance", "region", "hours", "price_kind"))
+    inputs.check_known(params, ("instance", "region", "hours", "price_kind", "price_fallback"))
     return quote(
         _instance(params),
         region=_region(params),
         hours=inputs.number(params, "hours", maximum=inputs.MAX_HOURS, default=1.0),
         kind=_price_kind(params),
+        fallback=inputs.flag(params, "price_fallback", default=True),  # trust (issue 9)
     ).as_dict()
 
 

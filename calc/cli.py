@@ -88,6 +88,9 @@ OPTIONS: dict[str, Option] = {
     "price-kind": Option("price type: on-demand, ri-effective or capacity-block; without a "
                          "published rate a labelled other kind or region is used",
                          "on-demand", metavar="KIND"),
+    "price-fallback": Option("without a published rate of --price-kind in --region, use a "
+                             "labelled other kind or region: true or false", "true",
+                             metavar="BOOL"),
     "hours": Option("rental duration", "1", "hours", metavar="H"),
     # training
     "count": Option("number of instances", "1", "instances", metavar="N"),
@@ -121,7 +124,7 @@ COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
                                             "recompute", "sp", "tp", "pp", "dp", "batch",
                                             "seq-len"),
                      "training memory per device"),
-    "price": ("price", False, ("instance", "region", "hours", "price-kind"),
+    "price": ("price", False, ("instance", "region", "hours", "price-kind", "price-fallback"),
               "instance price per hour, month, chip, GiB and PFLOP"),
     "compare": ("compare", True, ("instances", "region", "hours", "price-kind", "dtype",
                                   "kv-dtype", "batch", "input-len", "output-len", "objective"),

@@ -191,9 +191,10 @@ def quote(
     region: str = DEFAULT_REGION,
     hours: float = 1.0,
     kind: str = DEFAULT_PRICE_KIND,
+    fallback: bool = True,
 ) -> PriceResult:
     steps = Derivation()
-    hourly = hourly_price(instance.id, region, kind)
+    hourly = hourly_price(instance.id, region, kind, fallback=fallback)
     usd_per_hour = steps.add(
         "usd_per_hour", price_formula(hourly, kind, region), hourly.usd_per_hour, "USD/h"
     )

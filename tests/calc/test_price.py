@@ -67,3 +67,11 @@ def test_results_are_plain_json() -> None:
     for kind, params in (("compare", {"model": "llama-3.1-8b"}), ("list", {"what": "chips"}),
                          ("price", {"instance": "p5e.48xlarge"})):
         json.dumps(run(kind, **params), allow_nan=False)
+
+
+def test_price_fallback_can_be_turned_off_for_record_tables() -> None:
+    # the site's price tables list records: without fallback an unpublished rate stays null
+    result = run("price", instance="p5e.48xlarge", price_fallback=False)
+    assert result["usd_per_hour"] is None and result["price_kind_used"] is None
+    assert result["price_missing_reason"] == "not_published"
+    assert run("price", instance="p5e.48xlarge")["usd_per_hour"] == 43.26
