@@ -78,17 +78,26 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
     count = inputs.integer(params, "count", default=1)
     seq_len = inputs.integer(params, "seq_len")
     dtype = fit_gate_api.dtype_for(params, instance)  # trust: refused if the hardware lacks it
-    result = estimate(
-        model,
-        instance,
-        count=count,
-        tokens=inputs.integer(params, "tokens"),
-        seq_len=seq_len,
-        dtype=dtype,
-        mfu=mfu,
-        usd_per_hour=hourly.usd_per_hour,
-        price_missing_reason=hourly.missing_reason,
-    ).as_dict()
+    tokens = inputs.integer(params, "tokens")
+    try:
+        result = estimate(
+            model,
+            instance,
+            count=count,
+            tokens=tokens,
+            seq_len=seq_len,
+            dtype=dtype,
+            mfu=mfu,
+            usd_per_hour=hourly.usd_per_hour,
+            price_missing_reason=hourly.missing_reason,
+        ).as_dict()
+        result["peak_missing_reason"] = None
+    except CalcError as error:  # trust: an unpublished peak leaves time and cost unknown
+        if error.key != "peak_flops_missing":
+            raise
+        result = fit_gate_api.train_without_peak(
+            model, instance, count=count, tokens=tokens, seq_len=seq_len, dtype=dtype, mfu=mfu,
+            hourly=hourly)
     return fit_gate_api.gated_train(params, result, model, instance, hourly)
 
 

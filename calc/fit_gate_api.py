@@ -9,13 +9,14 @@ memory. calc.api delegates here so that every answer goes through the same gate:
 5. a compute peak that is a documented proxy is flagged (``peak_is_proxy``).
 """
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from . import data, dtype_support, dtypes, fit_gate, inputs, memory, suggest, tp_choice
 from .errors import CalcError
-from .flops import peak_is_proxy
+from .flops import matmul_dtype, peak_flops_per_core, peak_is_proxy
 from .perf import PerfResult
 from .perf import perf as estimate_perf
 from .price import DEFAULT_REGION, HourlyPrice, hourly_price, price_fields
@@ -26,8 +27,9 @@ PERF_PARAMS = (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch", "
                "output_len", "tp", "region", "price_kind", "objective")
 # fields every perf answer has beyond PerfResult
 GATE_FIELDS = ("fit_reason", "suggestions", "objective", "tp_reason", "tp_other_objective",
-               "peak_is_proxy", "peak_proxy_id", "price_kind", "price_kind_used",
-               "price_region_used", "price_fallback_reason", "price_sources")
+               "peak_is_proxy", "peak_proxy_id", "peak_missing_reason", "tpot_is_lower_bound",
+               "price_kind", "price_kind_used", "price_region_used", "price_fallback_reason",
+               "price_sources")
 
 
 def dtype_for(params: Mapping[str, Any], instance: InstanceSpec) -> str:
@@ -81,7 +83,8 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
                              batch=r.batch, seq_len=seq_len, tp=r.tp)
     extras: dict[str, Any] = {
         "objective": r.objective, "price_kind": r.price_kind, **price_fields(r.hourly),
-        "peak_is_proxy": None, "peak_proxy_id": None,
+        "peak_is_proxy": None, "peak_proxy_id": None, "peak_missing_reason": None,
+        "tpot_is_lower_bound": None,
     }
     if not verdict.fits:
         fit = memory.fit(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
@@ -103,9 +106,12 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
         }
         return fit_gate.gated([f.name for f in fields(PerfResult)], answer)
 
+    peak_missing = not has_peak(r.instance, r.dtype)
+    instance = without_compute_limit(r.instance, r.dtype) if peak_missing else r.instance
+
     def estimate(tp: int) -> PerfResult:
         return estimate_perf(
-            r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
+            r.model, instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
             input_len=r.input_len, output_len=r.output_len, tp=tp,
             usd_per_hour=r.hourly.usd_per_hour, price_missing_reason=r.hourly.missing_reason,
         )
@@ -127,12 +133,64 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
         fit_reason=None, suggestions=[], tp_reason=reason,
         tp_other_objective=choice.other, peak_is_proxy=proxy is not None, peak_proxy_id=proxy,
     )
+    answer["peak_missing_reason"] = None
+    answer["tpot_is_lower_bound"] = False
+    if peak_missing:
+        bandwidth_only(answer)
+        answer["tp_reason"] = {**reason, "params": {**reason["params"],
+                                                    "times_are_lower_bounds": True}}
     if proxy is not None:
         note = str(data.assumption(proxy).get("bound", ""))
         answer["derivation"] = [*answer["derivation"], {
             "key": "peak_flops_proxy", "formula": f"assumption {proxy} ({note} bound)",
             "value": data.assumption_value(proxy), "unit": "TFLOPS"}]
     return answer
+
+
+# perf fields that need the compute peak: unknown (null) when it is not published
+NEEDS_PEAK = ("ttft_s", "e2e_s", "output_tokens_per_s", "output_tokens_per_s_per_replica",
+              "usd_per_million_output_tokens", "compute_bound_tokens_per_s", "prefill_bound",
+              "decode_bound")
+NEEDS_PEAK_STEPS = frozenset({*NEEDS_PEAK, "peak_flops_per_core", "prefill_compute_s",
+                              "decode_compute_s"})
+
+
+def has_peak(instance: InstanceSpec, dtype: str) -> bool:
+    try:
+        peak_flops_per_core(instance, dtype)
+    except CalcError as error:
+        if error.key == "peak_flops_missing":
+            return False
+        raise
+    return True
+
+
+def without_compute_limit(instance: InstanceSpec, dtype: str) -> InstanceSpec:
+    """The instance with an unbounded matmul peak: roofline compute terms become 0, so the
+    times are the bandwidth (and collective) terms alone, i.e. lower bounds."""
+    compute = matmul_dtype(instance, dtype)
+    peaks = {**instance.chip.peak_flops_per_core, compute: math.inf}
+    return replace(instance, chip=replace(instance.chip, peak_flops_per_core=peaks))
+
+
+def bandwidth_only(answer: dict[str, Any]) -> None:
+    """An unpublished peak without a proxy: what is bandwidth-bound stays (TPOT as a lower bound,
+    bandwidth-bound tokens/s), what needs the peak is null, and the derivation says so."""
+    for name in NEEDS_PEAK:
+        answer[name] = None
+    answer["peak_missing_reason"] = "peak_flops_missing"
+    answer["tpot_is_lower_bound"] = True
+    steps = []
+    for step in answer["derivation"]:
+        value = step.get("value")
+        unknown = step["key"] in NEEDS_PEAK_STEPS or (
+            isinstance(value, float) and not math.isfinite(value))
+        steps.append({**step, "value": None} if unknown else step)
+    steps.append({"key": "peak_flops_missing",
+                  "formula": "peak not published: compute terms unknown; TPOT = bandwidth and "
+                             "collective terms only (a lower bound)",
+                  "value": None, "unit": ""})
+    answer["derivation"] = steps
 
 
 def perf(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -275,3 +333,29 @@ def gated_train(params: Mapping[str, Any], result: dict[str, Any], model: ModelS
                                   "total_flops"))
     answer.update(fit_reason=reason, suggestions=suggestions, training_layout=None)
     return answer
+
+
+def train_without_peak(model: ModelSpec, instance: InstanceSpec, *, count: int, tokens: int,
+                       seq_len: int, dtype: str, mfu: float | None,
+                       hourly: HourlyPrice) -> dict[str, Any]:
+    """A train answer when the peak is not published: the FLOPs are known, the time and cost
+    need the peak and are null (``peak_missing_reason``)."""
+    from .flops import TrainResult, default_mfu, training_flops
+
+    mfu_value, mfu_source = (mfu, "input") if mfu is not None else default_mfu(instance)
+    total = training_flops(model, tokens, seq_len)
+    known = {
+        "model": model.id, "instance": instance.id, "count": count, "tokens": tokens,
+        "seq_len": seq_len, "dtype": dtype, "total_flops": total, "mfu": mfu_value,
+        "mfu_source": mfu_source, "usd_per_hour": hourly.usd_per_hour,
+        "price_missing_reason": hourly.missing_reason,
+    }
+    result: dict[str, Any] = {f.name: known.get(f.name) for f in fields(TrainResult)}
+    result["peak_missing_reason"] = "peak_flops_missing"
+    result["derivation"] = [
+        {"key": "total_flops", "formula": "6 · N_active · D + 12 · L · h · s · D",
+         "value": total, "unit": "FLOP"},
+        {"key": "peak_flops_missing", "formula": "peak not published: time and cost unknown",
+         "value": None, "unit": ""},
+    ]
+    return result

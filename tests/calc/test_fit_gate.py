@@ -1,8 +1,10 @@
 """Issue 9 (engine): fit gates every speed and cost; suggestions fit; TP for an objective;
 data types per hardware; labelled price fallback; the A10G peak proxy."""
 
+import json
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calc import api, data, dtype_support
+from calc.perf import perf
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -205,3 +208,29 @@ def test_missing_on_demand_price_falls_back_labelled() -> None:
                 output_len=128)
     assert speed["usd_per_million_output_tokens"] is not None
     assert speed["price_kind_used"] == "capacity-block"
+
+
+def test_unpublished_peak_without_proxy_keeps_what_is_bandwidth_bound() -> None:
+    # the A100 has no published dense FP32 matmul peak in the data: TTFT needs it (unknown),
+    # TPOT is computed from bandwidth and collectives as a lower bound, and the steps say so
+    result = run("perf", model="llama-3.1-8b", instance="p4d.24xlarge", dtype="fp32",
+                 input_len=128, output_len=128)
+    assert result["fits"] is True
+    assert result["ttft_s"] is None and result["usd_per_million_output_tokens"] is None
+    assert result["tpot_s"] > 0 and result["tpot_is_lower_bound"] is True
+    assert result["bandwidth_bound_tokens_per_s"] > 0
+    assert result["peak_missing_reason"] == "peak_flops_missing"
+    assert result["derivation"][-1]["key"] == "peak_flops_missing"
+    json.dumps(result, allow_nan=False)  # no infinity leaks into the JSON
+    # a lower bound: with any finite fp32 peak the same setup is no faster
+    a100 = data.instance("p4d.24xlarge")
+    for peak in (1e12, 1e14, 1e16):
+        finite = replace(a100, chip=replace(
+            a100.chip, peak_flops_per_core={**a100.chip.peak_flops_per_core, "fp32": peak}))
+        bounded = perf(data.model("llama-3.1-8b"), finite, dtype="fp32", kv_dtype="fp32",
+                       batch=1, input_len=128, output_len=128, tp=result["tp_degree"])
+        assert bounded.tpot_s >= result["tpot_s"] * (1 - 1e-12)
+    train = run("train", model="llama-3.1-8b", instance="p4d.24xlarge", dtype="fp32",
+                tokens=10**9, seq_len=2048)
+    assert train["total_flops"] > 0 and train["time_s"] is None and train["cost_usd"] is None
+    assert train["peak_missing_reason"] == "peak_flops_missing"
