@@ -129,6 +129,8 @@ COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
     "compare": ("compare", True, ("instances", "region", "hours", "price-kind", "dtype",
                                   "kv-dtype", "batch", "input-len", "output-len", "objective"),
                 "price (and, with a model, speed and $/1M tokens) for several instances"),
+    "dtypes": ("dtypes", False, ("instance",),
+               "the data types an instance's accelerator has (the ones the calculators accept)"),
 }
 JSON_HELP = "print the result as one JSON object (the api result) (default: off: a summary)"
 LIST_WHAT = ("models", "instances", "chips")

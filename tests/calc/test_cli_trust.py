@@ -120,3 +120,11 @@ def test_objective_picks_the_tp_and_says_why() -> None:
     assert cost["tp_other_objective"]["tp"] == latency["tp_degree"]
     bad = cli(*args, "--objective", "speed")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_dtypes_command_lists_what_the_hardware_has() -> None:
+    done = cli("dtypes", "--instance", "p3dn.24xlarge", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["dtypes_supported"] == ["fp32", "fp16", "int8", "int4"]
+    assert result["default_dtype"] == "fp16"

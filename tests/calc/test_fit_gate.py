@@ -234,3 +234,22 @@ def test_unpublished_peak_without_proxy_keeps_what_is_bandwidth_bound() -> None:
                 tokens=10**9, seq_len=2048)
     assert train["total_flops"] > 0 and train["time_s"] is None and train["cost_usd"] is None
     assert train["peak_missing_reason"] == "peak_flops_missing"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(model=st.sampled_from(MODELS), instance=st.sampled_from(INSTANCES),
+       count=st.integers(1, 8), seq_len=st.sampled_from([512, 2048, 8192, 32768]))
+def test_no_training_time_or_cost_when_training_does_not_fit(
+    model: str, instance: str, count: int, seq_len: int,
+) -> None:
+    result = run("train", model=model, instance=instance, count=count, tokens=10**9,
+                 seq_len=seq_len)
+    if result["fits"]:
+        assert result["training_layout"] is not None
+        return
+    for field in ("time_s", "time_h", "tokens_per_s", "cost_usd", "instance_hours",
+                  "peak_flops_per_s"):
+        assert result[field] is None, field
+    assert result["fit_reason"]["key"] == "training_does_not_fit"
+    for suggestion in result["suggestions"]:
+        assert run("train", **suggestion["params"])["fits"] is True
