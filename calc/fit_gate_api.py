@@ -254,8 +254,11 @@ def compare_row(params: Mapping[str, Any], instance: InstanceSpec, model: ModelS
             tp=None, objective=objective_for(params, "compare"), hourly=hourly,
             price_kind=price_kind,
         )
-        row_params = {**params, "instance": instance.id}
-        row_params.pop("instances", None)
+        # the suggestions are perf requests: this row's instance, the lengths used, no hours
+        row_params = {**params, "instance": instance.id, "input_len": request.input_len,
+                      "output_len": request.output_len}
+        for compare_only in ("instances", "hours"):
+            row_params.pop(compare_only, None)
         answer = gated_perf(request, row_params, other_instances=False)
     except CalcError as error:
         row.update(perf_error=error.key, perf_error_params=error.params)

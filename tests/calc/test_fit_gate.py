@@ -12,7 +12,7 @@ from calc_helpers import error, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calc import api, data, dtype_support
+from calc import api, data, dtype_support, fit_gate
 from calc.perf import perf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +55,7 @@ def test_no_speed_or_cost_for_a_setup_that_does_not_fit(
         return
     for field in SPEED_AND_COST:
         assert result[field] is None, field
+    assert fit_gate.speed_and_cost_are_null(result)
     assert result["fit_reason"]["key"] in ("does_not_fit_at_tp", "does_not_fit_any_tp")
     for suggestion in result["suggestions"]:
         again = run("perf", **suggestion["params"])
@@ -72,6 +73,8 @@ def test_compare_rows_are_gated(model: str, batch: int, input_len: int) -> None:
         if row["fits"] is not True:
             assert row["usd_per_million_output_tokens"] is None
             assert row["output_tokens_per_s"] is None and row["ttft_s"] is None
+            for suggestion in row["suggestions"]:  # each is a perf request that fits
+                assert run("perf", **suggestion["params"])["fits"] is True
 
 
 def test_issue_examples_are_gated() -> None:
