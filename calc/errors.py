@@ -58,4 +58,7 @@ _ENGLISH: dict[str, str] = {
     "number_malformed": "{field}: {value} is not a number",
     "number_ambiguous": "{field}: {value} can be read two ways; write it without group "
     "separators (for example 1500 or 1.5)",
+    # trust (issue 9)
+    "dtype_not_supported": "{value} is not supported by this instance's accelerator; supported: "
+    "{allowed}",
 }

@@ -303,6 +303,21 @@ def _default_region() -> str:
     return DEFAULT_REGION
 
 
+def _objectives() -> tuple[str, ...]:
+    from .tp_choice import OBJECTIVES
+
+    return tuple(OBJECTIVES)
+
+
+def _default_objective(kind: str) -> Callable[[], str]:
+    def default() -> str:
+        from .tp_choice import DEFAULT_OBJECTIVE
+
+        return DEFAULT_OBJECTIVE[kind]
+
+    return default
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One request parameter. type: int | number | choice | text | flag | instance | list | model.
@@ -367,28 +382,35 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("recompute", "choice", choices=_recompute_modes),
     Param("sp", "flag"),
     Param("what", "choice", choices=lambda: ("models", "instances", "chips")),
+    # trust (issue 9): TP objective when no TP is given; labelled price fallback
+    Param("objective", "choice", choices=_objectives),
+    Param("price_fallback", "flag"),
 )}
 
 _MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
 _PRICED = {"region": _default_region, "price_kind": "on-demand"}
 
-# kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value
+# kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value.
+# dtype / kv_dtype are OPTIONAL: absent, the handler takes the hardware's default (bf16, else
+# fp16 on chips without bf16; calc.dtype_support).
 KIND_PARAMS: dict[str, dict[str, Any]] = {
-    "memory": {**_MODEL, "instance": REQUIRED, "dtype": "bf16", "kv_dtype": OPTIONAL,
+    "memory": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL,
                "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL},
-    "perf": {**_MODEL, "instance": REQUIRED, "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
-             "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED},
+    "perf": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
+             "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED,
+             "objective": _default_objective("perf")},
     "train": {**_MODEL, "instance": REQUIRED, "count": 1, "tokens": REQUIRED,
-              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": "bf16", **_PRICED},
+              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": OPTIONAL, **_PRICED},
     "train_memory": {**_MODEL, "instance": REQUIRED, "count": 1, "recipe": _first_recipe,
                      "zero": 1, "recompute": "selective", "sp": False, "tp": 1, "pp": 1,
                      "dp": OPTIONAL, "batch": 1, "seq_len": REQUIRED},
     "price": {"instance": REQUIRED, "region": _default_region, "hours": 1.0,
-              "price_kind": "on-demand"},
+              "price_kind": "on-demand", "price_fallback": True},
     "compare": {**_MODEL, "instances": OPTIONAL, "region": _default_region, "hours": 1.0,
-                "price_kind": "on-demand", "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
-                "input_len": OPTIONAL, "output_len": OPTIONAL},
+                "price_kind": "on-demand", "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
+                "input_len": 128, "output_len": 128, "objective": _default_objective("compare")},
     "list": {"what": REQUIRED},
+    "dtypes": {"instance": REQUIRED},
 }
 
 
@@ -399,6 +421,10 @@ class Request:
     kind: str
     values: Mapping[str, Any] = field(default_factory=dict)
     model: ModelSpec | None = None
+    # the given params as the caller sent them (absent ones dropped), ONLY for echoing a request
+    # back (suggestions: the whole request with one change, to fill the form); never read for
+    # values: those are in `values` / `model`, checked once.
+    echo: Mapping[str, Any] = field(default_factory=dict)
 
     def given(self, name: str) -> bool:
         return self.values.get(name) is not None
@@ -491,4 +517,5 @@ def parse(kind: str, params: Params) -> Request:
         if param.model:
             continue
         values[name] = _one(param, params, default)
-    return Request(kind=kind, values=values, model=spec)
+    echo = {name: value for name, value in params.items() if present(params, name)}
+    return Request(kind=kind, values=values, model=spec, echo=echo)
