@@ -5,7 +5,7 @@ from typing import Any
 
 from . import data, dtypes, inputs
 from .errors import CalcError
-from .specs import InstanceSpec
+from .specs import InstanceSpec, ModelSpec
 
 SCHEMA_VERSION = 1
 DEFAULT_DTYPE = "bf16"
@@ -13,8 +13,16 @@ DEFAULT_DTYPE = "bf16"
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
-def _dtype(params: Mapping[str, Any]) -> str:
-    return inputs.choice(params, "dtype", dtypes.DTYPE_BITS, default=DEFAULT_DTYPE)
+def _dtype(params: Mapping[str, Any], model: ModelSpec | None = None) -> str:
+    """The weights dtype; default: the checkpoint's (ModelSpec.default_dtype), else bf16."""
+    default = DEFAULT_DTYPE if model is None else model.default_dtype
+    return inputs.choice(params, "dtype", dtypes.WEIGHT_DTYPES, default=default)
+
+
+def _expert_dtype(params: Mapping[str, Any]) -> str | None:
+    if not inputs.present(params, "expert_dtype"):
+        return None
+    return inputs.choice(params, "expert_dtype", dtypes.WEIGHT_DTYPES)
 
 
 def _kv_dtype(params: Mapping[str, Any]) -> str | None:
@@ -43,16 +51,17 @@ def memory(params: Mapping[str, Any]) -> dict[str, Any]:
     from .memory import fit
 
     inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch",
-                                "seq_len", "tp"))
+                                "seq_len", "tp", "expert_dtype"))
     model = inputs.model(params)
     return fit(
         model,
         _instance(params),
-        dtype=_dtype(params),
+        dtype=_dtype(params, model),
         kv_dtype=_kv_dtype(params),
         batch=inputs.integer(params, "batch", default=1),
         seq_len=inputs.integer(params, "seq_len"),
         tp=inputs.optional_integer(params, "tp"),
+        expert_dtype=_expert_dtype(params),
     ).as_dict()
 
 
@@ -68,7 +77,7 @@ def perf(params: Mapping[str, Any]) -> dict[str, Any]:
     return estimate(
         model,
         instance,
-        dtype=_dtype(params),
+        dtype=_dtype(params, model),
         kv_dtype=_kv_dtype(params),
         batch=inputs.integer(params, "batch", default=1),
         input_len=inputs.integer(params, "input_len"),
@@ -95,7 +104,7 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
         count=inputs.integer(params, "count", default=1),
         tokens=inputs.integer(params, "tokens"),
         seq_len=inputs.integer(params, "seq_len"),
-        dtype=_dtype(params),
+        dtype=_dtype(params, model),
         mfu=mfu,
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
@@ -168,7 +177,7 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
     kind = _price_kind(params)
     with_model = any(inputs.present(params, name) for name in inputs.MODEL_FIELDS)
     model = inputs.model(params) if with_model else None
-    dtype = _dtype(params)
+    dtype = _dtype(params, model)
     kv_dtype = _kv_dtype(params)
     batch = inputs.integer(params, "batch", default=1)
     input_len = inputs.integer(params, "input_len", default=128) if with_model else 0

@@ -23,7 +23,7 @@ MODEL_OPTIONS: dict[str, bool] = {
 COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
     # command: (api kind, takes model options, own options)
     "memory": ("memory", True, {"instance": True, "dtype": True, "kv-dtype": True, "batch": True,
-                                "seq-len": True, "tp": True}),
+                                "seq-len": True, "tp": True, "expert-dtype": True}),
     "perf": ("perf", True, {"instance": True, "dtype": True, "kv-dtype": True, "batch": True,
                             "input-len": True, "output-len": True, "tp": True, "region": True,
                             "price-kind": True}),
@@ -48,12 +48,47 @@ class OneLineParser(argparse.ArgumentParser):
         raise CalcError("argv", "bad_argument", {"value": message})
 
 
+HF_CONFIG_OPTION = "hf-config"
+
+
+def add_model_options(sub: argparse.ArgumentParser) -> None:
+    """The model options of any subcommand: --model, the architecture fields and --hf-config
+    PATH (a Hugging Face config.json; request_from_args reads it into params["hf_config"])."""
+    for option, takes_value in MODEL_OPTIONS.items():
+        if takes_value:
+            sub.add_argument(f"--{option}", dest=option.replace("-", "_"), metavar="VALUE")
+        else:
+            sub.add_argument(f"--{option}", dest=option.replace("-", "_"),
+                             action="store_const", const=True)
+    sub.add_argument(f"--{HF_CONFIG_OPTION}", dest="hf_config", metavar="PATH",
+                     help="a Hugging Face config.json file")
+
+
+def read_hf_config(path: str) -> Any:
+    """The parsed JSON of --hf-config PATH; CalcError (one line, exit 2) when unreadable."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalcError("hf_config", "hf_config_unreadable",
+                        {"value": f"{path}: {getattr(error, 'strerror', None) or error}"[:200]}
+                        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CalcError("hf_config", "hf_config_bad_json",
+                        {"value": f"{path}: line {error.lineno} column {error.colno}"}
+                        ) from None
+
+
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators")
     commands = parser.add_subparsers(dest="command", required=True)
     for command, (_, takes_model, options) in COMMANDS.items():
         sub = commands.add_parser(command)
-        all_options = {**(MODEL_OPTIONS if takes_model else {}), **options}
+        if takes_model:
+            add_model_options(sub)
+        all_options = dict(options)
         for option, takes_value in all_options.items():
             if takes_value:
                 sub.add_argument(f"--{option}", dest=option.replace("-", "_"), metavar="VALUE")
@@ -74,6 +109,8 @@ def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
     if command == "list":
         return {"schema_version": 1, "kind": "list", "params": namespace}, as_json
     params = {name: value for name, value in namespace.items() if value is not None}
+    if isinstance(params.get("hf_config"), str):
+        params["hf_config"] = read_hf_config(params["hf_config"])
     return {"schema_version": 1, "kind": COMMANDS[command][0], "params": params}, as_json
 
 

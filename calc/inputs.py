@@ -42,7 +42,7 @@ ARCHITECTURE_FIELDS = (
     "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
     "intermediate", "vocab", "gated", "tied", "experts", "active_experts", "architecture",
 )
-MODEL_FIELDS = ("model", *ARCHITECTURE_FIELDS)
+MODEL_FIELDS = ("model", "hf_config", *ARCHITECTURE_FIELDS)
 
 
 def present(params: Params, name: str) -> bool:
@@ -190,7 +190,15 @@ def params_from_architecture(
 
 
 def model(params: Params) -> ModelSpec:
-    """The model: a preset id (``model``) or the architecture fields, never both."""
+    """The model: a preset id (``model``), a config.json object (``hf_config``) or the
+    architecture fields; exactly one of them."""
+    if present(params, "hf_config"):
+        from . import hf_config
+
+        for name in ("model", *ARCHITECTURE_FIELDS):
+            if present(params, name):
+                raise CalcError(name, "unknown_field", {"value": name})
+        return hf_config.parse(params["hf_config"])
     if present(params, "model"):
         preset_id = text(params, "model")
         for name in ARCHITECTURE_FIELDS:
