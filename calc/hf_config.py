@@ -315,7 +315,8 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
         qk_nope_head_dim=cfg.integer("qk_nope_head_dim") if mla else 0,
         v_head_dim=cfg.integer("v_head_dim") if mla else 0,
         local_layers=local, local_window=window if local else 0, local_kind=kind if local else "",
-        checkpoint_dtype=base, linear_dtype=linear, expert_dtype=expert_dtype,
+        checkpoint_dtype=base, linear_dtype=linear if linear != base else None,
+        expert_dtype=expert_dtype,
     )
     total, active_params = model_shape.count(spec, _extras(model_type, cfg, spec))
     return _with_params(spec, total, active_params)
