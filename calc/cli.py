@@ -131,7 +131,9 @@ def _format(value: Any, field: str) -> str:
 
 
 SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
-    "memory": ("weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes",
+    "memory": ("dtype", "expert_dtype", "active_params", "weights_bytes", "kv_cache_bytes",
+               "kv_cache_per_core_bytes", "kv_bytes_per_token", "activation_bytes",
+               "overhead_bytes",
                "total_bytes", "tp_degree", "per_core_bytes", "capacity_per_core_bytes",
                "headroom_per_core_bytes", "fits", "head_padding", "min_tp_degree",
                "recommended_tp_degree",
