@@ -19,6 +19,9 @@ MODEL_OPTIONS: dict[str, bool] = {
     "model": True, "params": True, "active-params": True, "layers": True, "hidden": True,
     "heads": True, "kv-heads": True, "head-dim": True, "intermediate": True, "vocab": True,
     "experts": True, "active-experts": True, "architecture": True, "gated": False, "tied": False,
+    # issue 10: custom MoE / attention shape (calc.custom_shape)
+    "expert-intermediate": True, "shared-experts": True, "dense-layers": True, "attention": True,
+    "kv-lora-rank": True, "qk-rope-head-dim": True, "local-layers": True, "local-window": True,
 }
 COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
     # command: (api kind, takes model options, own options)

@@ -35,6 +35,14 @@ LIMITS: dict[str, int] = {
     "count": 1_000_000,
     "tokens": 10**18,
     "zero": 3,
+    # issue 10 (calc.custom_shape)
+    "expert_intermediate": 16_777_216,
+    "shared_experts": 65_536,
+    "dense_layers": 10_000,
+    "kv_lora_rank": 65_536,
+    "qk_rope_head_dim": 65_536,
+    "local_layers": 10_000,
+    "local_window": 16_777_216,
 }
 MAX_HOURS = 10_000_000.0
 
@@ -42,7 +50,10 @@ ARCHITECTURE_FIELDS = (
     "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
     "intermediate", "vocab", "gated", "tied", "experts", "active_experts", "architecture",
 )
-MODEL_FIELDS = ("model", "hf_config", *ARCHITECTURE_FIELDS)
+# issue 10: MoE / attention fields of a custom model (calc.custom_shape)
+CUSTOM_SHAPE_FIELDS = ("expert_intermediate", "shared_experts", "dense_layers", "attention",
+                       "kv_lora_rank", "qk_rope_head_dim", "local_layers", "local_window")
+MODEL_FIELDS = ("model", "hf_config", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS)
 
 
 def present(params: Params, name: str) -> bool:
@@ -195,13 +206,13 @@ def model(params: Params) -> ModelSpec:
     if present(params, "hf_config"):
         from . import hf_config
 
-        for name in ("model", *ARCHITECTURE_FIELDS):
+        for name in ("model", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
             if present(params, name):
                 raise CalcError(name, "unknown_field", {"value": name})
         return hf_config.parse(params["hf_config"])
     if present(params, "model"):
         preset_id = text(params, "model")
-        for name in ARCHITECTURE_FIELDS:
+        for name in (*ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
             if present(params, name):
                 raise CalcError(name, "unknown_field", {"value": name})
         return data.model(preset_id)
@@ -250,7 +261,9 @@ def model(params: Params) -> ModelSpec:
     active = integer(params, "active_params", default=default_active)
     if active > total:
         raise CalcError("active_params", "out_of_range", {"min": 1, "max": total, "value": active})
-    return ModelSpec(
+    from . import custom_shape
+
+    return custom_shape.apply(params, ModelSpec(
         id="custom",
         name="custom",
         architecture=architecture,
@@ -267,4 +280,4 @@ def model(params: Params) -> ModelSpec:
         tied_embeddings=tied,
         experts=experts,
         active_experts=active_experts,
-    )
+    ))

@@ -190,3 +190,72 @@ def test_cli_bad_files_exit_2_with_one_line(tmp_path: Path, content: str | None,
     assert code == 2 and captured.out == ""
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0] and lines[0].startswith("error: ")
+
+
+# The older presets' params were computed by hand from their configs (data/models.toml
+# params_note); the parser must reproduce them from the same fields.
+@pytest.mark.parametrize(("model_id", "model_type", "extra"), [
+    ("llama-3.1-8b", "llama", {"rope_theta": 500000.0}),
+    ("llama-2-70b", "llama", {}),
+    ("mistral-7b", "mistral", {"sliding_window": 4096}),
+    ("mixtral-8x7b", "mixtral", {"num_local_experts": 8, "num_experts_per_tok": 2,
+                                 "sliding_window": None}),
+    ("qwen3-32b", "qwen3", {"use_sliding_window": False, "sliding_window": None}),
+])
+def test_parser_reproduces_the_older_presets(model_id: str, model_type: str,
+                                             extra: dict[str, Any]) -> None:
+    from calc import data
+
+    spec = data.model(model_id)
+    config = {"model_type": model_type, "hidden_size": spec.hidden,
+              "num_hidden_layers": spec.layers, "num_attention_heads": spec.heads,
+              "num_key_value_heads": spec.kv_heads, "head_dim": spec.head_dim,
+              "intermediate_size": spec.intermediate, "vocab_size": spec.vocab,
+              "tie_word_embeddings": spec.tied_embeddings,
+              "max_position_embeddings": spec.max_position_embeddings, **extra}
+    parsed = hf_config.parse(config)
+    assert (parsed.params, parsed.active_params) == (spec.params, spec.active_params)
+    assert (parsed.local_layers, parsed.local_window) == (spec.local_layers, spec.local_window)
+
+
+# ---- custom models with the issue-10 shape fields (calc.custom_shape) ----------------------
+
+QWEN3_30B_SHAPE = dict(layers=48, hidden=2048, heads=32, kv_heads=4, head_dim=128,
+                       intermediate=6144, vocab=151936, gated=True, experts=128,
+                       active_experts=8, expert_intermediate=768)
+
+
+def test_custom_moe_with_expert_width_matches_the_preset() -> None:
+    from calc import data
+
+    preset = data.model("qwen3-30b-a3b")
+    result = run("memory", instance="trn2.48xlarge", seq_len=1024, **QWEN3_30B_SHAPE)
+    qk_norms = preset.layers * 2 * preset.head_dim   # per-head q/k norms: not in custom shapes
+    assert result["params"] == preset.params - qk_norms
+    assert result["active_params"] == preset.active_params - qk_norms
+    without_width = run("memory", instance="trn2.48xlarge", seq_len=1024,
+                        **{**QWEN3_30B_SHAPE, "expert_intermediate": None})
+    assert without_width["params"] > 7 * result["params"]   # what the old form gave: ~8× off
+
+
+def test_custom_mla_and_sliding_window_kv() -> None:
+    mla = run("memory", instance="trn2.48xlarge", seq_len=1000, layers=4, hidden=512, heads=8,
+              head_dim=96, vocab=1000, attention="mla", kv_lora_rank=128, qk_rope_head_dim=32)
+    assert mla["kv_cache_bytes"] == 4 * (128 + 32) * 1000 * 2
+    local = run("memory", instance="trn2.48xlarge", seq_len=1000, layers=4, hidden=512, heads=8,
+                kv_heads=2, vocab=1000, local_layers=3, local_window=100)
+    assert local["kv_cache_bytes"] == (1 * 1000 + 3 * 100) * 2 * 2 * 64 * 2
+    bad = error("memory", instance="trn2.48xlarge", seq_len=8, layers=4, hidden=512, heads=8,
+                local_layers=5, local_window=100)
+    assert bad["field"] == "local_layers" and bad["key"] == "out_of_range"
+    assert error("memory", instance="trn2.48xlarge", seq_len=8, layers=4, hidden=512, heads=8,
+                 attention="mla", qk_rope_head_dim=32)["field"] == "kv_lora_rank"
+
+
+def test_cli_custom_shape_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["memory", "--instance", "trn2.48xlarge", "--seq-len", "64", "--layers", "48",
+            "--hidden", "2048", "--heads", "32", "--kv-heads", "4", "--head-dim", "128",
+            "--intermediate", "6144", "--vocab", "151936", "--gated", "--experts", "128",
+            "--active-experts", "8", "--expert-intermediate", "768", "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["params"] < 31e9
