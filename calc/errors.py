@@ -63,7 +63,7 @@ _ENGLISH: dict[str, str] = {
     "hf_missing_key": "config.json lacks the required key {value}",
     "hf_bad_value": "config.json key {value} has a value that cannot be used",
     "hf_unsupported_quantization": "config.json quantization_config method {value} is not "
-    "supported (supported: fp8, mxfp4, awq, gptq)",
+    "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
     "hf_config_unreadable": "cannot read the config.json file {value}",
     "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
 }

@@ -14,7 +14,9 @@ mistral/mixtral/phi3 use ``sliding_window`` on every layer (qwen2/qwen3: only wi
 Precision: ``torch_dtype`` (or ``dtype``) is the unquantized dtype; ``quantization_config``:
 fp8 with weight_block_size [128, 128] -> fp8_block128 on all linear layers, fp8 without blocks ->
 fp8, mxfp4 -> mxfp4 routed experts, awq/gptq 4-bit group g -> int4_g<g> (8-bit -> int8) on
-all linear layers.
+all linear layers; compressed-tensors with one scheme: fp8 / int8 / int4 group g likewise.
+The formats' scales are counted (calc.dtypes.FORMAT_BITS); int4_g<g> counts a 4-bit zero point
+per group, also for symmetric schemes that store none (< 1 % of the int4 bytes).
 """
 
 from collections.abc import Mapping
@@ -233,7 +235,33 @@ def _precision(config: Mapping[str, Any], cfg: _Reader) -> tuple[str, str, str |
             return base, f"int4_g{group}", None
         if bits == 4 and group == -1:
             return base, "int4", None
+    elif method == "compressed-tensors":
+        found = _compressed_tensors(quant)
+        if found is not None:
+            return base, found, None
     raise _fail("hf_unsupported_quantization", {"value": method or "?"})
+
+
+def _compressed_tensors(quant: Mapping[str, Any]) -> str | None:
+    """The weight format of a compressed-tensors config with one scheme (llm-compressor FP8,
+    W8A8, W4A16): fp8 (block 128×128: fp8_block128), int8, int4 with group 32/64/128."""
+    groups = quant.get("config_groups")
+    if not isinstance(groups, dict) or len(groups) != 1:
+        return None
+    scheme = next(iter(groups.values()))
+    weights = scheme.get("weights") if isinstance(scheme, dict) else None
+    if not isinstance(weights, dict):
+        return None
+    bits, kind = weights.get("num_bits"), weights.get("type")
+    if bits == 8 and kind == "float":
+        block = weights.get("block_structure")
+        return "fp8_block128" if block == [128, 128] else "fp8" if block is None else None
+    if bits == 8 and kind == "int":
+        return "int8"
+    group = weights.get("group_size")
+    if bits == 4 and kind == "int" and group in (32, 64, 128):
+        return f"int4_g{group}"
+    return None
 
 
 def parse(config: Any, model_id: str = "hf-config") -> ModelSpec:

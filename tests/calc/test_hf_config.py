@@ -115,6 +115,12 @@ def test_granite_and_mixtral_parse() -> None:
      None),
     ({"quant_method": "gptq", "bits": 4, "group_size": 64}, "int4_g64", None),
     ({"quant_method": "mxfp4"}, None, "mxfp4"),
+    ({"quant_method": "compressed-tensors", "config_groups": {"group_0": {
+        "targets": ["Linear"], "weights": {"num_bits": 8, "type": "float",
+                                           "strategy": "channel"}}}}, "fp8", None),
+    ({"quant_method": "compressed-tensors", "config_groups": {"group_0": {
+        "targets": ["Linear"], "weights": {"num_bits": 4, "type": "int", "group_size": 128,
+                                           "strategy": "group"}}}}, "int4_g128", None),
 ])
 def test_quantization_config(quantization: dict[str, Any], linear: str | None,
                              expert: str | None) -> None:
