@@ -74,7 +74,7 @@ def perf(params: Mapping[str, Any]) -> dict[str, Any]:
     model = inputs.model(params)
     instance = _instance(params)
     hourly = hourly_price(instance.id, _region(params), _price_kind(params))
-    return estimate(
+    return {**estimate(
         model,
         instance,
         dtype=_dtype(params, model),
@@ -85,7 +85,7 @@ def perf(params: Mapping[str, Any]) -> dict[str, Any]:
         tp=inputs.optional_integer(params, "tp"),
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
-    ).as_dict()
+    ).as_dict(), "active_params": model.active_params}
 
 
 def train(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
     instance = _instance(params)
     hourly = hourly_price(instance.id, _region(params), _price_kind(params))
     mfu = inputs.number(params, "mfu", maximum=1.0) if inputs.present(params, "mfu") else None
-    return estimate(
+    return {**estimate(
         model,
         instance,
         count=inputs.integer(params, "count", default=1),
@@ -108,7 +108,7 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
         mfu=mfu,
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
-    ).as_dict()
+    ).as_dict(), "active_params": model.active_params}
 
 
 def train_memory(params: Mapping[str, Any]) -> dict[str, Any]:

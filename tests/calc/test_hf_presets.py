@@ -136,3 +136,8 @@ def test_results_carry_active_params() -> None:
     result = run("memory", model="qwen3-30b-a3b", instance="p5.48xlarge", seq_len=1024)
     assert result["active_params"] == data.model("qwen3-30b-a3b").active_params
     assert result["active_params"] < result["params"]
+    speed = run("perf", model="qwen3-30b-a3b", instance="p5.48xlarge", input_len=128,
+                output_len=16)
+    training = run("train", model="qwen3-30b-a3b", instance="p5.48xlarge", tokens=10**9,
+                   seq_len=4096)
+    assert speed["active_params"] == training["active_params"] == result["active_params"]
