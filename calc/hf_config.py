@@ -71,6 +71,11 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "gpt_oss": ("num_local_experts",),
 }
 TORCH_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+# sanity limits (the same as calc.inputs.LIMITS for the custom shape); other integers: MAX_VALUE
+MAXIMA = {"num_hidden_layers": 10_000, "hidden_size": 1_048_576, "num_attention_heads": 65_536,
+          "num_key_value_heads": 65_536, "head_dim": 65_536, "vocab_size": 16_777_216,
+          "intermediate_size": 16_777_216}
+MAX_VALUE = 2**40
 
 
 def _fail(key: str, params: Mapping[str, Any] | None = None) -> CalcError:
@@ -100,6 +105,8 @@ class _Reader:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise _fail("hf_bad_value", {"value": key})
+        if value > MAXIMA.get(key, MAX_VALUE):
             raise _fail("hf_bad_value", {"value": key})
         return value
 
@@ -287,7 +294,7 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
     kv_heads = cfg.integer("num_key_value_heads", default=heads)
     if heads % kv_heads:
         raise _fail("hf_bad_value", {"value": "num_key_value_heads"})
-    head_dim = cfg.integer("head_dim", default=h // heads)
+    head_dim = cfg.integer("head_dim", default=max(1, h // heads))
     intermediate = cfg.integer("intermediate_size")
     vocab = cfg.integer("vocab_size")
     tied = cfg.flag("tie_word_embeddings", model_type in ("gemma2", "gemma3_text"))

@@ -146,6 +146,10 @@ def test_awq_int4_bytes_include_group_scales() -> None:
     ([1, 2], "hf_config_not_object", ""),
     ({"model_type": "llama", "hidden_size": 64}, "hf_missing_key", "num_hidden_layers"),
     (small("llama", vocab_size="big"), "hf_bad_value", "vocab_size"),
+    (small("llama", num_hidden_layers=10**9), "hf_bad_value", "num_hidden_layers"),
+    (small("gemma3_text", sliding_window=8, sliding_window_pattern=0), "hf_bad_value",
+     "sliding_window_pattern"),
+    (small("llama", num_key_value_heads=3), "hf_bad_value", "num_key_value_heads"),
     (small("llama", quantization_config={"quant_method": "bitsandbytes"}),
      "hf_unsupported_quantization", "bitsandbytes"),
 ])

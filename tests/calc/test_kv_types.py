@@ -8,7 +8,9 @@ BF16 KV = 2 bytes per element.
 """
 
 import pytest
-from calc_helpers import run
+from calc_helpers import run, synthetic_model
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calc import data, kv
 
@@ -98,3 +100,34 @@ def test_encoders_have_no_kv() -> None:
     spec = data.model("bert-base")
     assert kv.unique_bytes(spec, "bf16", 4, 512) == 0
     assert kv.bytes_per_token(spec, "bf16") == 0
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layers=st.integers(1, 64), local=st.integers(0, 64), window=st.integers(1, 10_000),
+    kv_heads=st.sampled_from([1, 2, 4, 8]), seq_len=st.integers(1, 50_000),
+    batch=st.integers(1, 16), tp=st.sampled_from([1, 2, 4, 8, 16, 32]),
+    mla=st.booleans(),
+)
+def test_kv_properties(layers: int, local: int, window: int, kv_heads: int, seq_len: int,
+                       batch: int, tp: int, mla: bool) -> None:
+    local = min(local, layers)
+    shape = dict(layers=layers, heads=32, kv_heads=kv_heads, head_dim=128,
+                 local_layers=local, local_window=window if local else 0,
+                 local_kind="sliding" if local else "")
+    if mla:
+        shape.update(attention="mla", kv_lora_rank=512, qk_rope_head_dim=64, kv_heads=32)
+    model = synthetic_model(**shape)
+    unique = kv.unique_bytes(model, "bf16", batch, seq_len)
+    per_core = kv.per_core_bytes(model, tp, "bf16", batch, seq_len)
+    full = synthetic_model(**{**shape, "local_layers": 0, "local_window": 0, "local_kind": ""})
+    assert unique <= kv.unique_bytes(full, "bf16", batch, seq_len)     # windows only shrink
+    assert per_core * tp >= unique                                     # replication ≥ one copy
+    assert kv.unique_bytes(model, "bf16", batch, seq_len + 1) >= unique  # monotone in s
+    if seq_len <= window or not local:
+        assert unique == kv.unique_bytes(full, "bf16", batch, seq_len)
+    if mla:
+        assert per_core == unique
