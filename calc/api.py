@@ -28,6 +28,7 @@ def memory(req: inputs.Request) -> dict[str, Any]:
         batch=req.get_int("batch"),
         seq_len=req.get_int("seq_len"),
         tp=req.get_opt_int("tp"),
+        expert_dtype=fit_gate_api.expert_dtype_for(req, instance),
     ).as_dict()
     result.update(fit_gate_api.memory_extras(req, result))
     return result
@@ -35,7 +36,7 @@ def memory(req: inputs.Request) -> dict[str, Any]:
 
 def perf(req: inputs.Request) -> dict[str, Any]:
     """Gated by fit, TP chosen for an objective, price fallback labelled (calc.fit_gate_api)."""
-    return fit_gate_api.perf(req)
+    return {**fit_gate_api.perf(req), "active_params": req.need_model().active_params}
 
 
 def train(req: inputs.Request) -> dict[str, Any]:
@@ -69,7 +70,8 @@ def train(req: inputs.Request) -> dict[str, Any]:
         result = fit_gate_api.train_without_peak(
             model, instance, count=count, tokens=tokens, seq_len=seq_len, dtype=dtype, mfu=mfu,
             hourly=hourly)
-    return fit_gate_api.gated_train(req, result, model, instance, hourly)
+    return {**fit_gate_api.gated_train(req, result, model, instance, hourly),
+            "active_params": model.active_params}
 
 
 def train_memory(req: inputs.Request) -> dict[str, Any]:

@@ -63,12 +63,33 @@ OPTIONS: dict[str, Option] = {
     "gated": Option("the MLP is gated (3 matrices, e.g. SwiGLU)", "off: 2 matrices",
                     takes_value=False),
     "tied": Option("input and output embeddings are shared", "off", takes_value=False),
+    # issue 10: a Hugging Face config.json, or a custom MoE / attention shape (calc.custom_shape)
+    "hf-config": Option("a Hugging Face config.json file (instead of --model or the "
+                        "architecture options)", "none", metavar="PATH"),
+    "expert-intermediate": Option("intermediate size of one routed expert (MoE)",
+                                  "0: --intermediate", "elements", metavar="N"),
+    "shared-experts": Option("shared (always active) experts per MoE layer", "0", "experts",
+                             metavar="N"),
+    "dense-layers": Option("dense (non-MoE) layers of an MoE model", "0", "layers",
+                           metavar="N"),
+    "attention": Option("attention type: gqa or mla (multi-head latent attention)", "gqa",
+                        metavar="KIND"),
+    "kv-lora-rank": Option("MLA latent width (kv_lora_rank)", "required with --attention mla",
+                           "elements", metavar="N"),
+    "qk-rope-head-dim": Option("MLA RoPE key width (qk_rope_head_dim), below --head-dim",
+                               "required with --attention mla", "elements", metavar="N"),
+    "local-layers": Option("sliding-window (local attention) layers", "0", "layers",
+                           metavar="N"),
+    "local-window": Option("sliding window of the local layers",
+                           "required with --local-layers", "tokens", metavar="N"),
     # hardware and precision
     "instance": Option("EC2 instance type (see `list instances`)", "required", metavar="ID"),
     "instances": Option("comma-separated instance types", "all instances", metavar="IDS"),
     "dtype": Option("weight data type: fp32, bf16, fp16, fp8, int8, int4 (only those the "
                     "instance's accelerator has; see `list instances --json`)",
                     "bf16, or fp16 where the accelerator has no bf16", metavar="DTYPE"),
+    "expert-dtype": Option("routed-expert weight data type (e.g. mxfp4, int4_g128)",
+                           "the checkpoint's, else --dtype", metavar="DTYPE"),
     "kv-dtype": Option("KV-cache data type: fp32, bf16, fp16, fp8, int8",
                        "the weight type if 16/32-bit, else bf16 (fp16 without bf16)",
                        metavar="DTYPE"),
@@ -109,10 +130,13 @@ OPTIONS: dict[str, Option] = {
 }
 MODEL_OPTIONS = ("model", "params", "active-params", "layers", "hidden", "heads", "kv-heads",
                  "head-dim", "intermediate", "vocab", "experts", "active-experts",
-                 "architecture", "gated", "tied")
+                 "architecture", "gated", "tied", "hf-config", "expert-intermediate",
+                 "shared-experts", "dense-layers", "attention", "kv-lora-rank",
+                 "qk-rope-head-dim", "local-layers", "local-window")
 COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
     # command: (api kind, takes model options, own options, help)
-    "memory": ("memory", True, ("instance", "dtype", "kv-dtype", "batch", "seq-len", "tp"),
+    "memory": ("memory", True, ("instance", "dtype", "expert-dtype", "kv-dtype", "batch",
+                                "seq-len", "tp"),
                "inference memory: does the model fit, at which TP degree"),
     "perf": ("perf", True, ("instance", "dtype", "kv-dtype", "batch", "input-len",
                             "output-len", "tp", "objective", "region", "price-kind"),
@@ -154,12 +178,38 @@ def add_option(parser: argparse.ArgumentParser, name: str, option: Option) -> No
                             help=option.help_text())
 
 
+def add_model_options(sub: argparse.ArgumentParser) -> None:
+    """The model options of any subcommand: --model, the architecture and shape fields and
+    --hf-config PATH (request_from_args reads the file into params["hf_config"])."""
+    for name in MODEL_OPTIONS:
+        add_option(sub, name, OPTIONS[name])
+
+
+def read_hf_config(path: str) -> Any:
+    """The parsed JSON of --hf-config PATH; CalcError (one line, exit 2) when unreadable."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalcError("hf_config", "hf_config_unreadable",
+                        {"value": f"{path}: {getattr(error, 'strerror', None) or error}"[:200]}
+                        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CalcError("hf_config", "hf_config_bad_json",
+                        {"value": f"{path}: line {error.lineno} column {error.colno}"}
+                        ) from None
+
+
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command, (_, takes_model, options, summary_help) in COMMANDS.items():
         sub = commands.add_parser(command, help=summary_help, description=summary_help)
-        for name in (*(MODEL_OPTIONS if takes_model else ()), *options):
+        if takes_model:
+            add_model_options(sub)
+        for name in options:
             add_option(sub, name, OPTIONS[name])
         sub.add_argument("--json", action="store_true", help=JSON_HELP)
     listing = commands.add_parser("list", help="list models, instances or chips",
@@ -177,6 +227,8 @@ def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
     if command == "list":
         return {"schema_version": 1, "kind": "list", "params": namespace}, as_json
     params = {name: value for name, value in namespace.items() if value is not None}
+    if isinstance(params.get("hf_config"), str):
+        params["hf_config"] = read_hf_config(params["hf_config"])
     return {"schema_version": 1, "kind": COMMANDS[command][0], "params": params}, as_json
 
 
@@ -252,7 +304,9 @@ def price_text(result: dict[str, Any]) -> str:
 
 
 SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
-    "memory": ("weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes",
+    "memory": ("dtype", "expert_dtype", "active_params", "weights_bytes", "kv_cache_bytes",
+               "kv_cache_per_core_bytes", "kv_bytes_per_token", "activation_bytes",
+               "overhead_bytes",
                "total_bytes", "tp_degree", "per_core_bytes", "capacity_per_core_bytes",
                "headroom_per_core_bytes", "fits", "fit_reason", "head_padding", "min_tp_degree",
                "recommended_tp_degree",

@@ -37,6 +37,11 @@ def _has(computes: list[str] | None, dtype: str) -> bool:
 
 def weight_dtype_supported(instance: InstanceSpec, dtype: str) -> bool:
     computes = compute_dtypes(instance)
+    if dtype in dtypes.FORMAT_COMPUTE:  # checkpoint formats (issue 10): their matmul type
+        compute = dtypes.FORMAT_COMPUTE[dtype]
+        if compute in SIXTEEN_BIT_FLOATS:  # dequantized to a 16-bit float, like int4
+            return any(_has(computes, f) for f in SIXTEEN_BIT_FLOATS)
+        return _has(computes, compute)
     if dtype in dtypes.WEIGHT_ONLY_DTYPES:
         return any(_has(computes, f) for f in SIXTEEN_BIT_FLOATS)
     return _has(computes, dtype)

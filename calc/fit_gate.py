@@ -21,6 +21,7 @@ SETUP_FIELDS = frozenset({
     "price_missing_reason", "price_kind_used", "price_region_used", "price_fallback_reason",
     "price_sources", "objective", "fits", "fit_reason", "suggestions", "derivation",
     "tp_reason", "tp_other_objective", "dtypes_supported",
+    "active_params",  # issue 10: a property of the model, not a speed or cost
 })
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from . import data, dtype_support, fit_gate, inputs, memory, suggest, tp_choice
+from . import data, dtype_support, fit_gate, inputs, memory, model_shape, suggest, tp_choice
 from .errors import CalcError
 from .flops import matmul_dtype, peak_flops_per_core, peak_is_proxy
 from .perf import PerfResult
@@ -34,17 +34,33 @@ GATE_FIELDS = ("fit_reason", "suggestions", "objective", "tp_reason", "tp_other_
 
 def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     """The given dtype if the hardware has it (else dtype_not_supported); absent: the
-    hardware's default (calc.dtype_support)."""
+    checkpoint's precision (ModelSpec.default_dtype, issue 10) when the hardware has it, else
+    the hardware's default (calc.dtype_support)."""
     dtype = req.get_opt_text("dtype")
-    if dtype is None:
-        return dtype_support.default_dtype(instance)
-    return dtype_support.check_dtype(instance, dtype)
+    if dtype is not None:
+        return dtype_support.check_dtype(instance, dtype)
+    checkpoint = req.model.default_dtype if req.model is not None else None
+    if checkpoint is not None and dtype_support.weight_dtype_supported(instance, checkpoint):
+        return checkpoint
+    return dtype_support.default_dtype(instance)
+
+
+def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:
+    """The given expert dtype if the hardware has it; absent: None (the checkpoint's)."""
+    expert = req.get_opt_text("expert_dtype")
+    return None if expert is None else dtype_support.check_dtype(instance, expert,
+                                                                 "expert_dtype")
 
 
 def kv_dtype_for(req: inputs.Request, instance: InstanceSpec, dtype: str) -> str:
+    """The given KV dtype if the hardware has it; absent: the float type of the unquantized
+    weights (calc.model_shape.weight_precision; bf16 for fp8/int weights), or the chip's."""
     kv = req.get_opt_text("kv_dtype")
     if kv is None:
-        return dtype_support.default_kv_dtype(instance, dtype)
+        base = dtype
+        if req.model is not None:
+            base = model_shape.weight_precision(req.model, dtype).unquantized
+        return dtype_support.default_kv_dtype(instance, base)
     return dtype_support.check_dtype(instance, kv, "kv_dtype")
 
 

@@ -36,6 +36,14 @@ LIMITS: dict[str, int] = {
     "count": 1_000_000,
     "tokens": 10**18,
     "zero": 3,
+    # issue 10 (calc.custom_shape)
+    "expert_intermediate": 16_777_216,
+    "shared_experts": 65_536,
+    "dense_layers": 10_000,
+    "kv_lora_rank": 65_536,
+    "qk_rope_head_dim": 65_536,
+    "local_layers": 10_000,
+    "local_window": 16_777_216,
 }
 MAX_HOURS = 10_000_000.0
 
@@ -43,7 +51,10 @@ ARCHITECTURE_FIELDS = (
     "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
     "intermediate", "vocab", "gated", "tied", "experts", "active_experts", "architecture",
 )
-MODEL_FIELDS = ("model", *ARCHITECTURE_FIELDS)
+# issue 10: MoE / attention fields of a custom model (calc.custom_shape)
+CUSTOM_SHAPE_FIELDS = ("expert_intermediate", "shared_experts", "dense_layers", "attention",
+                       "kv_lora_rank", "qk_rope_head_dim", "local_layers", "local_window")
+MODEL_FIELDS = ("model", "hf_config", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS)
 
 
 def present(params: Params, name: str) -> bool:
@@ -191,10 +202,18 @@ def params_from_architecture(
 
 
 def model(params: Params) -> ModelSpec:
-    """The model: a preset id (``model``) or the architecture fields, never both."""
+    """The model: a preset id (``model``), a config.json object (``hf_config``) or the
+    architecture fields; exactly one of them."""
+    if present(params, "hf_config"):
+        from . import hf_config
+
+        for name in ("model", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
+            if present(params, name):
+                raise CalcError(name, "unknown_field", {"value": name})
+        return hf_config.parse(params["hf_config"])
     if present(params, "model"):
         preset_id = text(params, "model")
-        for name in ARCHITECTURE_FIELDS:
+        for name in (*ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
             if present(params, name):
                 raise CalcError(name, "unknown_field", {"value": name})
         return data.model(preset_id)
@@ -243,7 +262,9 @@ def model(params: Params) -> ModelSpec:
     active = integer(params, "active_params", default=default_active)
     if active > total:
         raise CalcError("active_params", "out_of_range", {"min": 1, "max": total, "value": active})
-    return ModelSpec(
+    from . import custom_shape
+
+    return custom_shape.apply(params, ModelSpec(
         id="custom",
         name="custom",
         architecture=architecture,
@@ -260,7 +281,7 @@ def model(params: Params) -> ModelSpec:
         tied_embeddings=tied,
         experts=experts,
         active_experts=active_experts,
-    )
+    ))
 
 
 # ---------------------------------------------------------------- the one schema
@@ -320,7 +341,8 @@ def _default_objective(kind: str) -> Callable[[], str]:
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """One request parameter. type: int | number | choice | text | flag | instance | list | model.
+    """One request parameter. type: int | number | choice | text | flag | instance | list | json
+    (a JSON object, checked by the model parse: hf_config).
 
     `minimum` is inclusive for int and exclusive for number (a number must be > minimum);
     `maximum` defaults to LIMITS[name]; `choices` is a function (data may be read lazily);
@@ -332,7 +354,7 @@ class Param:
     maximum: float | None = None
     choices: Callable[[], tuple[str, ...]] | None = None
     unit: str = ""
-    model: bool = False  # part of the model (preset id or architecture)
+    model: bool = False  # part of the model (preset id, config.json or architecture)
 
     def upper(self) -> float:
         if self.maximum is not None:
@@ -356,13 +378,25 @@ _MODEL_PARAMS = (
     Param("experts", "int", minimum=0, model=True),
     Param("active_experts", "int", minimum=0, model=True),
     Param("architecture", "choice", choices=lambda: ("decoder", "encoder"), model=True),
+    # issue 10: a Hugging Face config.json (a JSON object; calc.hf_config) instead of a preset
+    Param("hf_config", "json", model=True),
+    # issue 10: custom MoE / attention shape (calc.custom_shape; CUSTOM_SHAPE_FIELDS)
+    Param("expert_intermediate", "int", minimum=0, model=True),
+    Param("shared_experts", "int", minimum=0, model=True),
+    Param("dense_layers", "int", minimum=0, model=True),
+    Param("attention", "choice", choices=lambda: ("gqa", "mla"), model=True),
+    Param("kv_lora_rank", "int", model=True),
+    Param("qk_rope_head_dim", "int", model=True),
+    Param("local_layers", "int", minimum=0, model=True),
+    Param("local_window", "int", unit="tokens", model=True),
 )
 
 PARAMS: dict[str, Param] = {p.name: p for p in (
     *_MODEL_PARAMS,
     Param("instance", "instance"),
     Param("instances", "list"),
-    Param("dtype", "choice", choices=lambda: tuple(dtypes.DTYPE_BITS)),
+    Param("dtype", "choice", choices=lambda: tuple(dtypes.WEIGHT_DTYPES)),
+    Param("expert_dtype", "choice", choices=lambda: tuple(dtypes.WEIGHT_DTYPES)),
     Param("kv_dtype", "choice", choices=lambda: tuple(dtypes.KV_DTYPES)),
     Param("batch", "int"),
     Param("seq_len", "int", unit="tokens"),
@@ -391,11 +425,12 @@ _MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
 _PRICED = {"region": _default_region, "price_kind": "on-demand"}
 
 # kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value.
-# dtype / kv_dtype are OPTIONAL: absent, the handler takes the hardware's default (bf16, else
-# fp16 on chips without bf16; calc.dtype_support).
+# dtype / kv_dtype are OPTIONAL: absent, the handler takes the checkpoint's precision when the
+# hardware has it (ModelSpec.default_dtype, issue 10), else the hardware's default (bf16, else
+# fp16 on chips without bf16; calc.dtype_support) — calc.fit_gate_api.dtype_for.
 KIND_PARAMS: dict[str, dict[str, Any]] = {
     "memory": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL,
-               "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL},
+               "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL, "expert_dtype": OPTIONAL},
     "perf": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
              "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED,
              "objective": _default_objective("perf")},

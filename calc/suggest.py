@@ -123,9 +123,9 @@ def _kv_dtype(setup: Setup, base: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _dtype(setup: Setup, base: Mapping[str, Any]) -> list[dict[str, Any]]:
-    current = dtypes.bits(setup.dtype)
+    current = dtypes.storage_bits(setup.dtype)
     for dtype in LOWER_WEIGHT_DTYPES:
-        if dtypes.bits(dtype) >= current:
+        if dtypes.storage_bits(dtype) >= current:
             continue
         if not dtype_support.weight_dtype_supported(setup.instance, dtype):
             continue
