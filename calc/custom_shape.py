@@ -1,8 +1,10 @@
 """The architecture fields of a custom model beyond the dense shape (issue 10), for the api/CLI:
 MoE expert width, shared experts and dense layers; MLA (latent and RoPE widths); local layers
-(sliding window). ``apply`` turns them into ModelSpec fields; when ``params`` is not given the
-counts come from calc.model_shape.count (norms 2·h per layer, router h·experts per MoE layer,
-final norm h: the same conventions as inputs.params_from_architecture).
+(sliding window). ``apply`` turns them into ModelSpec fields; inputs.model calls it inside the
+one parse (the fields, their limits and choices are declared in calc.inputs.PARAMS). When
+``params`` is not given the counts come from calc.model_shape.count (norms 2·h per layer,
+router h·experts per MoE layer, final norm h: the same conventions as
+inputs.params_from_architecture).
 Custom MLA: q_proj without low rank, qk_nope = v_head = head_dim − qk_rope_head_dim.
 """
 
@@ -32,7 +34,8 @@ def apply(params: Mapping[str, Any], spec: ModelSpec) -> ModelSpec:
     """spec with the custom fields of ``params``; params/active_params recounted unless given."""
     if not given(params):
         return spec
-    attention = inputs.choice(params, "attention", ("gqa", "mla"), default="gqa")
+    kinds = inputs.PARAMS["attention"].choices
+    attention = inputs.choice(params, "attention", kinds() if kinds else (), default="gqa")
     dense_layers = _int(params, "dense_layers", spec.layers - 1 if spec.experts else 0)
     local_layers = _int(params, "local_layers", spec.layers)
     local_window = inputs.integer(params, "local_window") if local_layers else 0
