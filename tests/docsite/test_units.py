@@ -22,7 +22,12 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
             "intermediate", "vocab", "experts", "active_experts", "max_position_embeddings",
             "tp", "dp", "pp", "batch", "micro_batch", "global_batch", "input_len", "output_len",
-            "seq_len", "instance_count", "tp_degrees", "ultracluster_chips"}
+            "seq_len", "instance_count", "tp_degrees", "ultracluster_chips",
+            # models helper (issue 10): architecture counts and published parameter counts
+            "expert_intermediate", "shared_experts", "shared_expert_intermediate",
+            "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
+            "qk_nope_head_dim", "v_head_dim", "local_layers", "local_window",
+            "params_published", "active_params_published"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:
