@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import data, dtypes, inputs, memory
+from . import data, inputs, memory
 from .derivation import Derivation
 from .errors import CalcError
 from .price import HourlyPrice, hourly_price
@@ -122,11 +122,13 @@ class _Search:
     load: Workload
     model: ModelSpec
     kv_dtype_given: str | None
+    req: inputs.Request              # the advise request (dtype / KV dtype per instance)
     pad_heads: bool = False
     screen_via_api: bool = False     # True after perf.perf stopped matching api perf
     checked: bool = False            # one reused screen compared with api perf already
     perf_calls: int = 0
     hourly: dict[str, HourlyPrice] = field(default_factory=dict)
+    dtypes: dict[str, tuple[str, str]] = field(default_factory=dict)  # instance -> (dtype, kv)
     memo: dict[tuple[str, str, int, int], Screen] = field(default_factory=dict)
 
     def perf(self, instance_id: str, tp: int, batch: int) -> dict[str, Any] | CalcError:
@@ -169,7 +171,8 @@ class _Search:
             hourly = self.hourly[instance.id]
             try:
                 estimated = estimate(
-                    self.model, instance, dtype=self.base["dtype"], kv_dtype=self.kv_dtype_given,
+                    self.model, instance, dtype=self.dtypes[instance.id][0],
+                    kv_dtype=self.dtypes[instance.id][1],
                     batch=batch, input_len=self.load.input_len, output_len=self.load.output_len,
                     tp=tp, usd_per_hour=hourly.usd_per_hour,
                     price_missing_reason=hourly.missing_reason,
@@ -234,9 +237,8 @@ def advise(req: inputs.Request) -> dict[str, Any]:
     if not model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": model.id})
     load = workload(req)
-    dtype = req.get_text("dtype")
+    dtype = req.get_opt_text("dtype")      # absent: per instance, as perf chooses it
     kv_given = req.get_opt_text("kv_dtype")
-    kv_dtype = kv_given if kv_given is not None else dtypes.default_kv_dtype(dtype)
     region = req.get_text("region")
     price_kind = req.get_text("price_kind")
     family = req.get_text("family")
@@ -245,23 +247,24 @@ def advise(req: inputs.Request) -> dict[str, Any]:
     hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
 
     base: dict[str, Any] = dict(req.model_params)
-    base.update(dtype=dtype, input_len=load.input_len, output_len=load.output_len,
-                region=region, price_kind=price_kind)
+    base.update(input_len=load.input_len, output_len=load.output_len, region=region,
+                price_kind=price_kind)
+    if dtype is not None:
+        base["dtype"] = dtype
     if kv_given is not None:
         base["kv_dtype"] = kv_given
     if framework is not None:
         base["framework"] = framework
     pad_heads = req.get_flag("pad_heads")
     try:
-        search = _Search(base, load, model, kv_given, pad_heads=pad_heads)
+        search = _Search(base, load, model, kv_given, req, pad_heads=pad_heads)
         options, rejected, best_ttft, best_tpot = _run(
-            search, model, family, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
-            max_batch=max_batch)
+            search, model, family, price_kind=price_kind, max_batch=max_batch)
     except _ScreenMismatch:  # perf.perf no longer equals api perf for the same config
-        search = _Search(base, load, model, kv_given, pad_heads=pad_heads, screen_via_api=True)
+        search = _Search(base, load, model, kv_given, req, pad_heads=pad_heads,
+                         screen_via_api=True)
         options, rejected, best_ttft, best_tpot = _run(
-            search, model, family, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
-            max_batch=max_batch)
+            search, model, family, price_kind=price_kind, max_batch=max_batch)
 
     with_rate = load.requests_per_s is not None
     options.sort(key=lambda o: (  # rounded: equal prices in float sums (2 × $x vs $2x) tie
@@ -288,7 +291,7 @@ def advise(req: inputs.Request) -> dict[str, Any]:
     return {
         "model": model.id,
         "dtype": dtype,
-        "kv_dtype": kv_dtype,
+        "kv_dtype": kv_given,
         "input_len": load.input_len,
         "output_len": load.output_len,
         "requests_per_s": load.requests_per_s,
@@ -312,8 +315,7 @@ def advise(req: inputs.Request) -> dict[str, Any]:
 
 
 def _run(
-    search: "_Search", model: ModelSpec, family: str, *, dtype: str, kv_dtype: str,
-    price_kind: str, max_batch: int,
+    search: "_Search", model: ModelSpec, family: str, *, price_kind: str, max_batch: int,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float | None, float | None]:
     options: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -321,7 +323,7 @@ def _run(
     best_tpot: float | None = None
     for instance in _instances(family):
         found, refused, fastest = _search_instance(
-            search, model, instance, dtype=dtype, kv_dtype=kv_dtype, price_kind=price_kind,
+            search, model, instance, price_kind=price_kind,
             max_batch=max_batch,
         )
         options.extend(found)
@@ -333,12 +335,15 @@ def _run(
 
 
 def _search_instance(
-    search: _Search, model: ModelSpec, instance: InstanceSpec, *, dtype: str, kv_dtype: str,
-    price_kind: str, max_batch: int,
+    search: _Search, model: ModelSpec, instance: InstanceSpec, *, price_kind: str,
+    max_batch: int,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[tuple[float, float]]]:
     """(options, rejected, (ttft, tpot) at batch 1 of every TP that fits but misses targets)."""
     region = search.base["region"]
-    hourly = search.hourly[instance.id] = hourly_price(instance.id, region, price_kind)
+    # only the price asked for: an instance without one is rejected, not priced from another
+    # region or price type (perf's labelled fallback)
+    hourly = search.hourly[instance.id] = hourly_price(instance.id, region, price_kind,
+                                                       fallback=False)
     if hourly.usd_per_hour is None:
         return [], [{"instance": instance.id, "tp_degree": None,
                      "reason": _reason("no_price", price_missing_reason=hourly.missing_reason,
@@ -348,6 +353,15 @@ def _search_instance(
     except CalcError as error:
         return [], [{"instance": instance.id, "tp_degree": None,
                      "reason": _reason(error.key)}], []
+    from .fit_gate_api import dtype_for, kv_dtype_for
+
+    try:  # the data types perf uses on this hardware (given, else the checkpoint's / chip's)
+        dtype = dtype_for(search.req, instance)
+        kv_dtype = kv_dtype_for(search.req, instance, dtype)
+    except CalcError as error:
+        return [], [{"instance": instance.id, "tp_degree": None, "reason": _reason(
+            error.key, **{k: v for k, v in error.params.items() if k != "field"})}], []
+    search.dtypes[instance.id] = (dtype, kv_dtype)
     seq_len = search.load.input_len + search.load.output_len
     options: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -522,6 +536,8 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
     return {
         "instance": result["instance"],
         "instance_kind": data.instance(result["instance"]).kind,
+        "dtype": result["dtype"],
+        "kv_dtype": result["kv_dtype"],
         "tp_degree": result["tp_degree"],
         "batch": result["batch"],
         "replicas": result["replicas"],

@@ -79,7 +79,7 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
     budget = req.get_opt_float("budget_usd")
     if deadline_h is None and budget is None:
         raise CalcError("deadline_h", "goal_required")
-    dtype = req.get_text("dtype")
+    dtype = req.get_opt_text("dtype")  # absent: per instance, as train chooses it
     region = req.get_text("region")
     price_kind = req.get_text("price_kind")
     family = req.get_text("family")
@@ -87,8 +87,9 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
     hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
 
     base: dict[str, Any] = dict(req.model_params)
-    base.update(tokens=tokens, seq_len=seq_len, dtype=dtype, region=region,
-                price_kind=price_kind)
+    base.update(tokens=tokens, seq_len=seq_len, region=region, price_kind=price_kind)
+    if dtype is not None:
+        base["dtype"] = dtype
     if req.given("mfu"):
         base["mfu"] = req.get_float("mfu")
     train_keys = set(base)
@@ -101,7 +102,8 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
         instance = data.instance(instance_id)
         if family != "all" and instance.kind != family:
             continue
-        hourly = hourly_price(instance.id, region, price_kind)
+        # only the price asked for (no other region's or price type's, unlike train's fallback)
+        hourly = hourly_price(instance.id, region, price_kind, fallback=False)
         if hourly.usd_per_hour is None:
             rejected.append({"instance": instance.id, "reason": _reason(
                 "no_price", price_missing_reason=hourly.missing_reason, region=region,
@@ -119,20 +121,26 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
                 "does_not_fit", max_count=max_count, **layout)})
             continue
         try:
-            single = train({**train_params, "count": 1})
+            single = train({**train_params, "count": memory_count})  # train gates on fit
         except CalcError as error:
             rejected.append({"instance": instance.id, "reason": _reason(error.key)})
             continue
+        if single.get("time_s") is None:  # train's gate: no time (no fit, no peak, ...)
+            why = ((single.get("fit_reason") or {}).get("key")
+                   or single.get("peak_missing_reason") or "does_not_fit")
+            rejected.append({"instance": instance.id, "reason": _reason(str(why))})
+            continue
         count = memory_count
         if deadline_h is not None:
-            count = max(count, math.ceil(single["time_s"] / (deadline_h * SECONDS_PER_HOUR)))
+            at_one_s = single["time_s"] * memory_count  # train time is ∝ 1 / count
+            count = max(count, math.ceil(at_one_s / (deadline_h * SECONDS_PER_HOUR)))
         if count > max_count:
             fastest = train({**train_params, "count": max_count})
             rejected.append({"instance": instance.id, "reason": _reason(
                 "misses_deadline", time_h=fastest["time_h"], count=max_count,
                 deadline_h=deadline_h)})
             continue
-        result = single if count == 1 else train({**train_params, "count": count})
+        result = single if count == memory_count else train({**train_params, "count": count})
         if deadline_h is not None and result["time_h"] > deadline_h:
             count += 1  # the ceil above can land a rounding hair short
             result = train({**train_params, "count": count})

@@ -194,17 +194,20 @@ def snippet(result: dict[str, Any], option: dict[str, Any], lang: str) -> dict[s
     made = serving_snippet(
         model_id=str(params.get("model", "custom")), instance_id=option["instance"],
         tp=option["tp_degree"], batch=option["batch"], input_len=result["input_len"],
-        output_len=result["output_len"], dtype=result["dtype"],
-        kv_dtype=params.get("kv_dtype"),
+        output_len=result["output_len"], dtype=str(option.get("dtype") or "bf16"),
+        kv_dtype=params.get("kv_dtype"),  # as given (the command sets only a given one)
     ).as_dict()
     labels = ui(lang)
     reasons = strings.table(lang, "steps", "reason")
     notes = [reasons.get(str(r["key"]), str(r["key"])) for r in made["reasons"]]
     if not made["supported"] or made["text"] is None:
         return {"summary": labels["snippet_none"], "text": "", "version": "", "notes": notes}
-    version = f"{made['framework_name']} {made['framework_version'] or ''}".strip()
-    if made.get("neuron_sdk"):
-        version = labels["snippet_sdk"].format(framework=version, sdk=made["neuron_sdk"])
+    vllm = made.get("vllm_version") or made.get("framework_version") or ""
+    if made.get("neuron_sdk"):  # vLLM + the NxD Inference plugin on Neuron
+        version = labels["snippet_sdk"].format(vllm=vllm, plugin=made["framework_version"],
+                                               sdk=made["neuron_sdk"])
+    else:
+        version = labels["snippet_gpu"].format(vllm=vllm)
     return {"summary": labels["snippet"], "text": made["text"], "version": version,
             "notes": notes}
 
