@@ -465,3 +465,21 @@ def test_options_follow_api_perf_when_perf_perf_differs(monkeypatch: pytest.Monk
     for option in result["options"]:
         expected = slower(inputs.parse("perf", option["perf_params"]))
         assert option["tpot_s"] == expected["tpot_s"] <= 0.03
+
+
+def test_hf_config_model_is_forwarded_to_perf() -> None:
+    """A model given as a Hugging Face config.json (issue 10) is searched like a preset: the
+    options carry it in their perf params and equal calc perf for them."""
+    config = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
+              "intermediate_size": 8192, "num_hidden_layers": 16, "num_attention_heads": 32,
+              "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": True,
+              "max_position_embeddings": 131072, "torch_dtype": "bfloat16"}
+    result = run("advise", hf_config=config, input_len=512, output_len=128, family="neuron",
+                 tpot_max=0.05)
+    assert result["options"], result["message"]
+    for option in result["options"][:5]:
+        assert option["perf_params"]["hf_config"] == config
+        perf = run("perf", **option["perf_params"])
+        for field in FROM_PERF:
+            assert option[field] == perf[field], (option["instance"], field)
+        assert perf["fits"] is True and option["tpot_s"] <= 0.05
