@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import api, data
 from ..errors import CalcError
-from . import calculators, charts, strings, units
+from . import calculators, charts, lang_state, strings, units
 from .numbers import number
 from .parse import parse_number
 
@@ -186,6 +186,8 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "lang": lang,
         "mode": mode.id,
         "values": values,
+        # ux (issue 14): the same inputs as each language's page reads them (language switcher)
+        "values_by_lang": lang_state.values_by_lang(values, typed, set(parse_errors)),
         "ok": bool(responses.get("main", {}).get("ok")),
         "outputs": outputs,
         "errors": errors,
