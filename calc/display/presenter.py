@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import api, data
 from ..errors import CalcError
-from . import calculators, charts, lang_state, strings, units
+from . import calculators, charts, formulas, lang_state, strings, units
 from .numbers import number
 from .parse import parse_number
 
@@ -127,7 +127,7 @@ def derivation_rows(responses: dict[str, Any], lang: str) -> list[dict[str, Any]
             rows.append({
                 "key": step["key"],
                 "label": labels.get(step["key"], step["key"]),
-                "formula": step.get("formula", ""),
+                "formula": formulas.localise(str(step.get("formula", "")), lang),  # ux: words
                 "text": value_text(value, unit, lang),
                 "value": units.raw_value(value),
                 "unit": unit,
