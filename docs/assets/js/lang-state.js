@@ -63,7 +63,13 @@
   ["click", "auxclick", "contextmenu", "focusin", "pointerover"].forEach(function (name) {
     document.addEventListener(name, function (event) {
       var link = event.target && event.target.closest && event.target.closest("a[hreflang]");
-      if (link && link.closest(".md-header, .md-select")) rewrite(link);
+      if (!link || !link.closest(".md-header, .md-select")) return;
+      rewrite(link);
+      // Material's own handler (on document.body) rebuilds the target from the current location
+      // and falls back to the language's home page when the URL has a query: the link, already
+      // pointing at the same page in that language (mkdocs-static-i18n) with the state, is
+      // followed as it is
+      if (name === "click" && link.search) event.stopPropagation();
     }, true);
   });
   document.addEventListener("input", function () { window.setTimeout(rewriteAll, 0); });
