@@ -19,8 +19,8 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
-@pytest.fixture
-def ux_page(chromium: Any) -> Iterator[Any]:
+@pytest.fixture(name="ux_page")
+def ux_page_fixture(chromium: Any) -> Iterator[Any]:
     """open(url, viewport="phone"|"desktop", scheme="light"|"dark") -> page (errors in .errors)."""
     contexts: list[Any] = []
 
