@@ -12,8 +12,10 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from browser_expect import presented, query_values
 from test_calculators import page_url, set_input, wait_state
-from ux_helpers import PHONE
-from ux_helpers import ux_page as ux_page_fixture  # noqa: F401 - the `ux_page` fixture
+from ux_helpers import (
+    PHONE,
+    ux_page_fixture,  # noqa: F401 - the `ux_page` fixture
+)
 
 from calc.display import calculators
 
