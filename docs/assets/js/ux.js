@@ -1,6 +1,7 @@
 // The reader's experience (issue 14), every page. Moves strings only; formats nothing.
-// - Material wraps wide tables in a horizontally scrolling box: it becomes focusable, so a
-//   keyboard reader can scroll it (WCAG 2.1.1, axe scrollable-region-focusable).
+// - Material wraps wide tables in a horizontally scrolling box, and code blocks scroll too: they
+//   become focusable, so a keyboard reader can scroll them (WCAG 2.1.1, axe
+//   scrollable-region-focusable).
 // - Calculator widgets get a compact summary of their first results, sticky at the top of the
 //   form on narrow screens (assets/css/ux.css), so a change shows its effect while the reader
 //   edits; the full result follows the form. Its text is copied from the result list, whose
@@ -10,7 +11,8 @@
   var SUMMARY_ITEMS = 3;
 
   function focusableScrollBoxes() {
-    var boxes = document.querySelectorAll(".md-typeset__scrollwrap");
+    // tables (Material's scroll box) and code blocks (they scroll sideways on a phone)
+    var boxes = document.querySelectorAll(".md-typeset__scrollwrap, .md-typeset pre > code");
     for (var i = 0; i < boxes.length; i++) {
       var box = boxes[i];
       if (box.hasAttribute("tabindex")) continue;
