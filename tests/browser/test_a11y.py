@@ -38,8 +38,11 @@ def site_pages(site_dir: Path, lang: str) -> list[str]:
     return pages
 
 
-@pytest.mark.parametrize(("viewport", "scheme"), (("desktop", "light"), ("phone", "dark")))
-@pytest.mark.parametrize("lang", LANGS)
+# every page of every language, each language at another viewport and palette (the slow scan:
+# ~25 pages a language); the calculators get both palettes at a phone below
+@pytest.mark.parametrize(("lang", "viewport", "scheme"), (("en", "desktop", "light"),
+                                                          ("ja", "phone", "dark"),
+                                                          ("es", "phone", "light")))
 def test_axe_finds_nothing_on_any_page(browser_site: Any, ux_page: Any, lang: str,
                                        viewport: str, scheme: str) -> None:
     pages = site_pages(Path(browser_site.site_dir), lang)
@@ -135,6 +138,10 @@ el => {
 """
 
 
+IDENT_JS = ("e => e.id || e.dataset.action || (e.classList.contains('nfg-calc__pin-button')"
+            " ? 'pin' : '') || e.tagName")
+
+
 @pytest.mark.parametrize(("lang", "name", "viewport"), (("en", "price", "desktop"),
                                                         ("ja", "memory", "phone"),
                                                         ("es", "performance", "desktop")))
@@ -144,20 +151,17 @@ def test_keyboard_use_of_the_whole_calculator(browser_site: Any, ux_page: Any, l
     assert wait_state(page, "ready", "failed") == "ready"
     controls = page.eval_on_selector_all(
         ".nfg-calc :is(input, select, button, summary):not([hidden])",
-        "els => els.filter(e => e.offsetParent !== null).map(e => e.id || e.dataset.action"
-        " || e.className || e.tagName)")
+        f"els => els.filter(e => e.offsetParent !== null).map({IDENT_JS})")
     # Tab from the first control reaches every visible control, in order, each with a visible
     # focus indicator (an outline of at least 2 px)
     page.focus(".nfg-calc .nfg-calc__form :is(input, select)")
     reached = []
-    for _ in range(len(controls) + 5):
+    for _ in range(len(controls) + 12):
         state = page.evaluate("() => document.activeElement.closest('.nfg-calc') !== null")
         if not state:
             break
         info = page.evaluate(f"({FOCUS_JS})(document.activeElement)")
-        reached.append(page.evaluate("() => { const e = document.activeElement;"
-                                     " return e.id || e.dataset.action || e.className"
-                                     " || e.tagName; }"))
+        reached.append(page.evaluate(f"({IDENT_JS})(document.activeElement)"))
         assert info[2] not in ("none", "") and info[3] >= 2, info
         page.keyboard.press("Tab")
     assert set(controls) <= set(reached), set(controls) - set(reached)

@@ -135,6 +135,7 @@
     }
     var current = this.widget.lastGood;
     var table = document.createElement("table");
+    table.className = "nfg-calc__pin-table"; // not Material's scrolling table: it wraps (ux.css)
     var head = document.createElement("thead");
     var headRow = document.createElement("tr");
     [this.strings.pin_quantity, this.strings.pin_pinned, this.strings.pin_current].forEach(
