@@ -173,8 +173,8 @@ def test_keyboard_use_of_the_whole_calculator(browser_site: Any, ux_page: Any, l
     page.wait_for_function("([id, v]) => new URLSearchParams(location.search).get('instance')"
                            " !== v && document.getElementById(id).value !== v",
                            arg=[select, before], timeout=20_000)
-    text = page.eval_on_selector(".nfg-calc__form input[type='text']:not([hidden])",
-                                 "e => e.id")
+    text = page.evaluate("() => [...document.querySelectorAll('.nfg-calc__form input')]"
+                         ".find(e => e.offsetParent !== null).id")
     page.focus(f"#{text}")
     page.keyboard.press("End")
     page.keyboard.type("0")
