@@ -48,7 +48,8 @@ def config(spec: calculators.Calculator, lang: str, shown: dict[str, Any], root:
         "wheelUrl": root + runtime["wheel_path"],
         "chartUrl": root + runtime["chart_path"],
         "fields": [{"name": f.name, "modes": list(f.modes), "arch": f.arch} for f in spec.fields],
-        "modes": [{"id": m.id, "chart": m.chart} for m in spec.modes],
+        "modes": [{"id": m.id, "chart": m.chart, "summary": list(m.summary)}  # summary: ux
+                  for m in spec.modes],
         "defaults": spec.defaults(),
         "status": strings.ui(lang, "status"),
         "action": strings.ui(lang, "action"),

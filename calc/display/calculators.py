@@ -85,6 +85,8 @@ class Mode:
     requests: tuple[Request, ...]
     outputs: tuple[Output, ...]
     chart: str | None = None  # memory-breakdown | training-breakdown | price-compare
+    # ux (issue 14): the result fields of the compact summary that stays in view on a phone
+    summary: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +145,8 @@ MEMORY = Calculator(
                               "headroom_per_core_bytes", "max_batch", "max_seq_len",
                               "weights_bytes", "kv_cache_bytes", "activation_bytes",
                               "overhead_bytes", "total_bytes", "cores_used", "cores_available"),
-             chart="memory-breakdown"),
+             chart="memory-breakdown",
+             summary=("fits", "per_core_bytes", "capacity_per_core_bytes", "tp_degree")),
         Mode("training",
              requests=(Request("main", "train_memory",
                                (*MODEL_PARAMS, "instance", "batch", "seq_len", "tp", "recipe",
@@ -152,7 +155,8 @@ MEMORY = Calculator(
                               "headroom_per_device_bytes", "weights_bytes", "grads_bytes",
                               "master_bytes", "optimizer_bytes", "activation_bytes",
                               "overhead_bytes", "tp", "dp", "devices", "devices_available"),
-             chart="training-breakdown"),
+             chart="training-breakdown",
+             summary=("fits", "per_device_bytes", "capacity_per_device_bytes", "devices")),
     ),
     reference_measurements=REFERENCE_MEASUREMENTS,
 )
@@ -183,13 +187,15 @@ PERFORMANCE = Calculator(
                                 "output_len", "tp", "region", "price_kind")),),
              outputs=_outputs("ttft_s", "tpot_s", "output_tokens_per_s",
                               "output_tokens_per_s_per_replica", "replicas", "prefill_bound",
-                              "decode_bound", "usd_per_million_output_tokens")),
+                              "decode_bound", "usd_per_million_output_tokens"),
+             summary=("ttft_s", "tpot_s", "output_tokens_per_s")),
         Mode("training",
              requests=(Request("main", "train",
                                (*MODEL_PARAMS, "instance", "count", "tokens", "seq_len",
                                 "mfu")),),
              outputs=_outputs("total_flops", "peak_flops_per_s", "mfu", "tokens_per_s",
-                              "time_s", "cost_usd")),
+                              "time_s", "cost_usd"),
+             summary=("time_s", "cost_usd", "tokens_per_s")),
     ),
     reference_measurements=REFERENCE_MEASUREMENTS,
 )
@@ -197,23 +203,37 @@ PERFORMANCE = Calculator(
 PRICE = Calculator(
     name="price",
     fields=(
+        Field("mode", "serving"),
         Field("instance", "trn1.32xlarge"),
         Field("region", "us-east-1"),
         Field("hours", 730),
         Field("model", "llama-3.1-8b"),
-        Field("batch", 8),
-        Field("input_len", 128),
-        Field("output_len", 128),
-        Field("tokens", 10_000_000_000),
-        Field("count", 1),
+        Field("batch", 8, modes=("serving",)),
+        Field("input_len", 128, modes=("serving",)),
+        Field("output_len", 128, modes=("serving",)),
+        Field("tokens", 10_000_000_000, modes=("training",)),
+        Field("count", 1, modes=("training",)),
     ),
+    # serving and training are two modes, each with only its inputs (issue 14); both show the
+    # instance's price figures and the price comparison
     modes=(
-        Mode("default",
+        Mode("serving",
              requests=(
                  Request("main", "price", ("instance", "region", "hours")),
                  Request("tokens", "perf",
                          ("model", "instance", "region", "batch", "input_len", "output_len"),
                          fixed=(("dtype", "bf16"),)),
+                 Request("compare", "compare", ("region", "hours")),
+             ),
+             outputs=(*_outputs("usd_per_hour", "usd_total", "usd_per_month",
+                                "usd_per_chip_hour", "usd_per_gib_hour",
+                                "usd_per_bf16_pflop_hour"),
+                      Output("usd_per_million_output_tokens", "tokens")),
+             chart="price-compare",
+             summary=("usd_per_hour", "usd_per_million_output_tokens", "usd_total")),
+        Mode("training",
+             requests=(
+                 Request("main", "price", ("instance", "region", "hours")),
                  Request("run", "train", ("model", "instance", "region", "count", "tokens"),
                          fixed=(("seq_len", 4096),)),
                  Request("compare", "compare", ("region", "hours")),
@@ -221,9 +241,9 @@ PRICE = Calculator(
              outputs=(*_outputs("usd_per_hour", "usd_total", "usd_per_month",
                                 "usd_per_chip_hour", "usd_per_gib_hour",
                                 "usd_per_bf16_pflop_hour"),
-                      Output("usd_per_million_output_tokens", "tokens"),
                       Output("cost_usd", "run"), Output("time_s", "run")),
-             chart="price-compare"),
+             chart="price-compare",
+             summary=("usd_per_hour", "cost_usd", "time_s")),
     ),
     reference_measurements=REFERENCE_MEASUREMENTS,
 )
@@ -280,3 +300,8 @@ def check() -> None:
                     if name not in accepted:
                         raise CalculatorSpecError(
                             f"{calc_spec.name}/{mode.id}: {request.kind} takes no {name}")
+            shown = {out.field for out in mode.outputs}
+            for name in mode.summary:
+                if name not in shown:
+                    raise CalculatorSpecError(
+                        f"{calc_spec.name}/{mode.id}: summary field {name} is not an output")

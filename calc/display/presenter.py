@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import api, data
 from ..errors import CalcError
-from . import calculators, charts, data_text, strings, units
+from . import calculators, charts, data_text, formulas, lang_state, strings, units
 from .numbers import number
 from .parse import parse_number
 
@@ -143,7 +143,7 @@ def derivation_rows(responses: dict[str, Any], lang: str) -> list[dict[str, Any]
             rows.append({
                 "key": step["key"],
                 "label": labels.get(step["key"], step["key"]),
-                "formula": step.get("formula", ""),
+                "formula": formulas.localise(str(step.get("formula", "")), lang),  # ux: words
                 "text": value_text(value, unit, lang),
                 "value": units.raw_value(value),
                 "unit": unit,
@@ -202,6 +202,8 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "lang": lang,
         "mode": mode.id,
         "values": values,
+        # ux (issue 14): the same inputs as each language's page reads them (language switcher)
+        "values_by_lang": lang_state.values_by_lang(values, typed, set(parse_errors)),
         "ok": bool(responses.get("main", {}).get("ok")),
         "outputs": outputs,
         "errors": errors,

@@ -14,9 +14,11 @@ pytestmark = pytest.mark.site
 
 
 def _docs(built_site, lang, page):
-    """Search entries of one page in one language (one index holds every language)."""
-    index = json.loads((built_site.site_dir / "search" / "search_index.json").read_text("utf-8"))
-    location = ("" if lang == "en" else f"{lang}/") + page
+    """Search entries of one page in one language (one index per language: hooks/search_lang.py)."""
+    folder = "" if lang == "en" else f"{lang}/"
+    index = json.loads((built_site.site_dir / folder / "search" / "search_index.json")
+                       .read_text("utf-8"))
+    location = folder + page
     return " ".join(d["text"] for d in index["docs"] if d["location"].startswith(location))
 
 

@@ -1,0 +1,214 @@
+// Pin a result and compare it with the current one, side by side (issue 14). Formats nothing:
+// both columns are calc.display.present text (the pinned one is the presenter's answer for the
+// pinned inputs; after a reload or a shared link the worker computes it again from `pin=`).
+//
+// The share link carries the pinned inputs in one query parameter, `pin`, itself a query string
+// of the inputs as typed in the page language (`pin=model%3Dllama-3.1-8b%26batch%3D8...`).
+(function () {
+  "use strict";
+
+  function text(tag, value, className) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    el.textContent = value;
+    return el;
+  }
+
+  function encodeValues(values) {
+    var query = new URLSearchParams();
+    Object.keys(values).forEach(function (name) {
+      if (values[name] !== "" && values[name] !== null && values[name] !== undefined) {
+        query.set(name, values[name]);
+      }
+    });
+    return query.toString();
+  }
+
+  function Pin(root) {
+    this.root = root;
+    this.widget = root.nfgWidget;
+    this.strings = this.widget.config.action;
+    this.pinned = null; // a calc.display.present result
+    this.mount();
+    var fromUrl = new URLSearchParams(window.location.search).get("pin");
+    if (fromUrl) this.restore(fromUrl);
+  }
+
+  Pin.prototype.mount = function () {
+    var self = this;
+    this.button = text("button", this.strings.pin, "md-button nfg-calc__pin-button");
+    this.button.type = "button";
+    this.button.setAttribute("aria-pressed", "false");
+    this.button.addEventListener("click", function () {
+      if (self.pinned) self.unpin();
+      else self.pin(self.widget.lastGood);
+    });
+    this.root.querySelector(".nfg-calc__actions").prepend(this.button);
+    this.box = document.createElement("section");
+    this.box.className = "nfg-calc__pin";
+    this.box.hidden = true;
+    this.box.setAttribute("aria-label", this.strings.pin_heading);
+    this.box.setAttribute("aria-live", "polite");
+    this.root.querySelector(".nfg-calc__results").after(this.box);
+    new MutationObserver(function () { self.render(); }).observe(
+      this.root.querySelector(".nfg-calc__results"),
+      { subtree: true, childList: true, characterData: true, attributes: true,
+        attributeFilter: ["hidden", "data-value"] });
+  };
+
+  Pin.prototype.restore = function (encoded) {
+    var self = this;
+    var values = {};
+    new URLSearchParams(encoded).forEach(function (value, name) { values[name] = value; });
+    this.widget.start();
+    this.widget.client.present({ calculator: this.widget.config.name, values: values },
+      this.widget.config.lang).then(function (display) {
+      if (display && display.ok) self.pin(display);
+    }, function () { /* the worker failed: no pinned column */ });
+  };
+
+  Pin.prototype.pin = function (display) {
+    this.pinned = display;
+    this.button.textContent = this.strings.unpin;
+    this.button.setAttribute("aria-pressed", "true");
+    this.writeUrl();
+    this.render();
+  };
+
+  Pin.prototype.unpin = function () {
+    this.pinned = null;
+    this.button.textContent = this.strings.pin;
+    this.button.setAttribute("aria-pressed", "false");
+    this.writeUrl();
+    this.render();
+  };
+
+  Pin.prototype.writeUrl = function () {
+    var query = new URLSearchParams(window.location.search);
+    if (this.pinned) query.set("pin", encodeValues(this.pinned.values));
+    else query.delete("pin");
+    var search = query.toString();
+    window.history.replaceState(null, "", window.location.pathname + (search ? "?" + search : "")
+      + window.location.hash);
+  };
+
+  // the pinned inputs as the page in `lang` reads them (calc.display.present's values_by_lang)
+  Pin.prototype.queryFor = function (lang) {
+    if (!this.pinned) return null;
+    var values = (this.pinned.values_by_lang || {})[lang] || this.pinned.values;
+    return encodeValues(values);
+  };
+
+  // an input's value as the form shows it: a select's option text, else the typed text
+  Pin.prototype.inputText = function (name, value) {
+    var control = this.widget.controls.get(name);
+    if (control && control.tagName === "SELECT") {
+      for (var i = 0; i < control.options.length; i++) {
+        if (control.options[i].value === value) return control.options[i].textContent;
+      }
+    }
+    return value;
+  };
+
+  Pin.prototype.inputLabel = function (name) {
+    var control = this.widget.controls.get(name);
+    var label = control && this.root.querySelector('label[for="' + control.id + '"]');
+    return label ? label.textContent : name;
+  };
+
+  Pin.prototype.render = function () {
+    if (this.rendering) return;
+    this.rendering = true;
+    try {
+      this.draw();
+    } finally {
+      this.rendering = false;
+    }
+  };
+
+  Pin.prototype.draw = function () {
+    var pinned = this.pinned;
+    this.box.hidden = !pinned;
+    if (!pinned) {
+      this.box.replaceChildren();
+      return;
+    }
+    var current = this.widget.lastGood;
+    var table = document.createElement("table");
+    table.className = "nfg-calc__pin-table"; // not Material's scrolling table: it wraps (ux.css)
+    var head = document.createElement("thead");
+    var headRow = document.createElement("tr");
+    [this.strings.pin_quantity, this.strings.pin_pinned, this.strings.pin_current].forEach(
+      function (label) {
+        var th = text("th", label);
+        th.scope = "col";
+        headRow.append(th);
+      });
+    head.append(headRow);
+    var body = document.createElement("tbody");
+    var self = this;
+    // the inputs that differ between the two setups
+    Object.keys(pinned.values).forEach(function (name) {
+      var a = pinned.values[name];
+      var b = (current.values || {})[name];
+      if (a === b || !self.widget.controls.has(name)) return;
+      var row = document.createElement("tr");
+      row.dataset.input = name;
+      var th = text("th", self.inputLabel(name));
+      th.scope = "row";
+      row.append(th, text("td", self.inputText(name, a)), text("td", self.inputText(name, b)));
+      body.append(row);
+    });
+    // every result of either setup
+    var currentByField = {};
+    (current.outputs || []).forEach(function (o) { currentByField[o.field] = o; });
+    var seen = {};
+    var outputs = (pinned.outputs || []).concat((current.outputs || []).filter(function (o) {
+      return !pinned.outputs.some(function (p) { return p.field === o.field; });
+    }));
+    outputs.forEach(function (out) {
+      if (seen[out.field]) return;
+      seen[out.field] = true;
+      var mine = pinned.outputs.filter(function (o) { return o.field === out.field; })[0];
+      var now = currentByField[out.field];
+      var row = document.createElement("tr");
+      row.dataset.field = out.field;
+      var th = text("th", out.label);
+      th.scope = "row";
+      var pinnedCell = text("td", mine ? mine.text : "");
+      pinnedCell.className = "nfg-calc__pin-pinned";
+      var currentCell = text("td", now ? now.text : "");
+      currentCell.className = "nfg-calc__pin-current";
+      row.append(th, pinnedCell, currentCell);
+      body.append(row);
+    });
+    table.append(head, body);
+    this.box.replaceChildren(text("p", this.strings.pin_heading, "nfg-calc__pin-heading"), table);
+  };
+
+  function mountAll() {
+    var roots = document.querySelectorAll(".nfg-calc");
+    for (var i = 0; i < roots.length; i++) {
+      var root = roots[i];
+      if (root.nfgPin || !root.nfgWidget) continue;
+      root.nfgPin = new Pin(root);
+    }
+  }
+
+  function whenMounted() {
+    var roots = document.querySelectorAll(".nfg-calc");
+    if (!roots.length) return;
+    mountAll();
+    for (var i = 0; i < roots.length; i++) {
+      if (roots[i].nfgWidget) continue;
+      // calc-widget.js (a module) mounts the widget later: wait for its data-mounted mark
+      new MutationObserver(function (records, observer) {
+        mountAll();
+        if (records[0].target.nfgPin) observer.disconnect();
+      }).observe(roots[i], { attributes: true, attributeFilter: ["data-mounted", "data-state"] });
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", whenMounted);
+  else whenMounted();
+})();

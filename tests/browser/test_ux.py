@@ -1,0 +1,282 @@
+"""The reader's experience (issue 14) in headless Chromium, at a phone (390x844) and a desktop
+viewport, in the three languages: sticky result summary, language switch keeping the calculator
+state, price modes, show-the-math on a phone with localised formulas, search per language, and
+pinning a result. Expected text always comes from calc.display.present in CPython."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from browser_expect import presented, query_values
+from test_calculators import page_url, set_input, wait_state
+from ux_helpers import (
+    PHONE,
+    ux_page_fixture,  # noqa: F401 - the `ux_page` fixture
+)
+
+from calc.display import calculators
+
+pytestmark = pytest.mark.browser
+
+# one calculator per language and viewport, so each language and each calculator is covered
+SUMMARY_PAGES = (("en", "memory", "batch", "4"), ("ja", "performance", "batch", "4"),
+                 ("es", "price", "hours", "100"))
+MATH_FORMULA_WORDS_OK = {"ceil", "max", "floor", "mod", "log2", "e2e"}
+
+
+def ready(page: Any) -> None:
+    assert wait_state(page, "ready", "failed") == "ready", page.inner_text(".nfg-calc__status")
+
+
+def shown_for(page: Any, field: str, value: str) -> None:
+    page.wait_for_function("([f, v]) => new URLSearchParams(location.search).get(f) === v",
+                           arg=[field, value], timeout=20_000)
+
+
+def summary_texts(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all(
+        ".nfg-calc__summary .nfg-calc__summary-item b", "els => els.map(e => e.textContent)"))
+
+
+def expected_summary(name: str, raw: dict[str, str], lang: str) -> list[str]:
+    shown = presented(name, raw, lang)
+    mode = calculators.calculator(name).mode(shown["mode"])
+    texts = {o["field"]: o["text"] for o in shown["outputs"]}
+    return [texts[field] for field in mode.summary]
+
+
+# ---- 1. compact result summary, sticky while editing on a phone -------------------------------
+
+@pytest.mark.parametrize(("lang", "name", "field", "value"), SUMMARY_PAGES)
+def test_sticky_summary_on_a_phone(browser_site: Any, ux_page: Any, lang: str, name: str,
+                                   field: str, value: str) -> None:
+    page = ux_page(page_url(browser_site.base_url, lang, name), "phone")
+    ready(page)
+    raw = calculators.calculator(name).defaults()
+    assert summary_texts(page) == expected_summary(name, raw, lang)
+    control = f'.nfg-calc [name="{field}"]'
+    page.eval_on_selector(control, "e => e.scrollIntoView({block: 'center'})")
+    page.fill(control, value)
+    shown_for(page, field, value)
+    raw = query_values(page.url)
+    page.eval_on_selector(control, "e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(200)
+    # the summary is on screen (under the sticky header), above the field being edited
+    box = page.eval_on_selector(".nfg-calc__summary", "e => e.getBoundingClientRect().toJSON()")
+    field_box = page.eval_on_selector(control, "e => e.getBoundingClientRect().toJSON()")
+    header = page.eval_on_selector(".md-header", "e => e.getBoundingClientRect().bottom")
+    assert box["top"] >= header - 1 and box["bottom"] <= PHONE["height"], box
+    assert box["bottom"] <= field_box["top"], (box, field_box)
+    assert page.is_visible(".nfg-calc__summary")
+    assert summary_texts(page) == expected_summary(name, raw, lang)
+    # the full result follows the form
+    results = page.eval_on_selector(".nfg-calc__results", "e => e.getBoundingClientRect().top")
+    form = page.eval_on_selector(".nfg-calc__form", "e => e.getBoundingClientRect().bottom")
+    assert results >= form
+    assert not page.errors, page.errors
+
+
+def test_no_summary_on_a_desktop(browser_site: Any, ux_page: Any) -> None:
+    page = ux_page(page_url(browser_site.base_url, "en", "memory"), "desktop")
+    page.wait_for_selector(".nfg-calc__summary", state="attached", timeout=20_000)
+    assert not page.is_visible(".nfg-calc__summary")
+    assert page.is_visible(".nfg-calc__outputs:not([hidden])")
+
+
+# ---- 2. the language switcher keeps the calculator state ---------------------------------------
+
+SWITCHES = (
+    # from, to, calculator, typed inputs in the source language, what the target page must hold
+    ("en", "ja", "price", {"mode": "training", "tokens": "1,500,000"}, {"tokens": "1500000"},
+     "desktop"),
+    ("ja", "es", "performance", {"mode": "training", "mfu": "0.35"}, {"mfu": "0,35"}, "phone"),
+    ("es", "en", "memory", {"seq_len": "20.480", "batch": "2"}, {"seq_len": "20480"}, "desktop"),
+)
+
+
+@pytest.mark.parametrize(("source", "target", "name", "typed", "carried", "viewport"), SWITCHES)
+def test_language_switch_keeps_the_state(browser_site: Any, ux_page: Any, source: str,
+                                         target: str, name: str, typed: dict[str, str],
+                                         carried: dict[str, str], viewport: str) -> None:
+    page = ux_page(page_url(browser_site.base_url, source, name), viewport)
+    ready(page)
+    for field, value in typed.items():
+        set_input(page, field, value)
+    last = list(typed)[-1]
+    shown_for(page, last, typed[last])
+    expected_values = presented(name, query_values(page.url), source)["values_by_lang"][target]
+    # follow the header's link to the other language (a click, as the reader would)
+    link = f'.md-header a[hreflang="{target}"]'
+    page.eval_on_selector(link, "a => a.click()")
+    target_page = page_url(browser_site.base_url, target, name)
+    page.wait_for_url(re.compile("^" + re.escape(target_page) + "\\?"), timeout=20_000)
+    query = dict(parse_qsl(urlsplit(page.url).query, keep_blank_values=True))
+    for field, value in carried.items():
+        assert query[field] == value, (field, query)
+    for field, value in expected_values.items():
+        assert query.get(field, "") == value, (field, query)
+    # the other page shows the same setup and computes the same figures
+    ready(page)
+    shown = {f: page.input_value(f'.nfg-calc [name="{f}"]') for f in carried}
+    assert shown == carried
+    texts = dict(page.eval_on_selector_all(
+        ".nfg-calc__outputs:not([hidden]) dd[data-field]",
+        "els => els.map(e => [e.dataset.field, e.textContent])"))
+    want = {o["field"]: o["text"] for o in presented(name, query, target)["outputs"]}
+    assert texts == want
+    assert not page.errors, page.errors
+
+
+# ---- 3. price: serving and training, each with only its inputs ---------------------------------
+
+@pytest.mark.parametrize(("lang", "viewport"), (("en", "phone"), ("ja", "desktop"),
+                                                ("es", "phone")))
+def test_price_serving_and_training_modes(browser_site: Any, ux_page: Any, lang: str,
+                                          viewport: str) -> None:
+    spec = calculators.calculator("price")
+    page = ux_page(page_url(browser_site.base_url, lang, "price"), viewport)
+    ready(page)
+    for mode in ("serving", "training"):
+        set_input(page, "mode", mode)
+        page.wait_for_selector(f'.nfg-calc[data-mode="{mode}"]', timeout=10_000)
+        visible = set(page.eval_on_selector_all(
+            ".nfg-calc__field:not([hidden])", "els => els.map(e => e.dataset.input)"))
+        wanted = {f.name for f in spec.fields
+                  if (not f.modes or mode in f.modes) and not f.arch}
+        assert visible == wanted, (mode, visible)
+        if mode == "training":
+            shown_for(page, "mode", "training")
+        texts = dict(page.eval_on_selector_all(
+            ".nfg-calc__outputs:not([hidden]) dd[data-field]",
+            "els => els.map(e => [e.dataset.field, e.textContent])"))
+        want = {o["field"]: o["text"] for o in
+                presented("price", {"mode": mode}, lang)["outputs"]}
+        assert texts == want, mode
+    assert "batch" not in {f.name for f in spec.fields if "training" in f.modes}
+    assert not page.errors, page.errors
+
+
+# ---- 5. show-the-math fits a phone; its formulas are in the page language ----------------------
+
+@pytest.mark.parametrize(("lang", "name"), (("en", "price"), ("ja", "memory"),
+                                            ("es", "performance")))
+@pytest.mark.parametrize("viewport", ("phone", "desktop"))
+def test_math_fits_and_is_localised(browser_site: Any, ux_page: Any, lang: str, name: str,
+                                    viewport: str) -> None:
+    page = ux_page(page_url(browser_site.base_url, lang, name), viewport)
+    page.wait_for_load_state("load")
+    page.click(".nfg-calc__math summary")
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    cells = page.eval_on_selector_all(
+        ".nfg-calc__math tbody td",
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.right, e.scrollWidth - e.clientWidth]; })")
+    assert cells
+    cut = [c for c in cells if c[0] < -0.5 or c[1] > width + 0.5 or c[2] > 1]
+    assert not cut, cut[:5]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    formulas = page.eval_on_selector_all(".nfg-calc__math tbody td code",
+                                         "els => els.map(e => e.textContent)")
+    expected = [step["formula"] for step in presented(name, {}, lang)["derivation"]]
+    assert formulas == expected
+    if lang == "ja":  # no English word left (symbols, identifiers and functions stay)
+        left = {w for f in formulas for w in re.findall(r"[A-Za-z][A-Za-z0-9_]*", f)
+                if w.islower() and "_" not in w and not re.search(r"\d", w)
+                and len(w) > 1 and w not in MATH_FORMULA_WORDS_OK}
+        assert not left, left
+
+
+# ---- 6. search: one index per language, Japanese compounds -------------------------------------
+
+SEARCHES = (
+    ("ja", "テンソル並列", "phone"),
+    ("ja", "量子化", "desktop"),
+    ("es", "cuantización", "desktop"),
+    ("en", "tensor parallel", "desktop"),
+)
+
+
+@pytest.mark.parametrize(("lang", "query", "viewport"), SEARCHES)
+def test_search_per_language(browser_site: Any, ux_page: Any, lang: str, query: str,
+                             viewport: str) -> None:
+    prefix = "" if lang == "en" else f"{lang}/"
+    page = ux_page(f"{browser_site.base_url}{prefix}guide/memory/", viewport)
+    with page.expect_response(re.compile(r"search_index\.json")) as index:
+        page.wait_for_load_state("load")
+        if viewport == "phone":
+            page.click('.md-header label[for="__search"]')
+        else:
+            page.click(".md-search__input")
+    assert index.value.url == f"{browser_site.base_url}{prefix}search/search_index.json"
+    docs = index.value.json()["docs"]
+    assert docs and all(d["location"].startswith(prefix) for d in docs)
+    if lang == "en":
+        assert not any(d["location"].startswith(("ja/", "es/")) for d in docs)
+    page.type(".md-search__input", query, delay=20)
+    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    links = page.eval_on_selector_all(".md-search-result__link",
+                                      "els => els.map(e => e.href)")
+    assert links
+    base = f"{browser_site.base_url}{prefix}"
+    assert all(link.startswith(base) for link in links), links[:5]
+    if lang == "en":
+        assert not any(f"{browser_site.base_url}{o}/" in link for link in links
+                       for o in ("ja", "es"))
+    assert not page.errors, page.errors
+
+
+# ---- 7. pin a result, compare it with the current one, share both -----------------------------
+
+PINS = (("en", "performance", "batch", "4", "desktop"),
+        ("ja", "price", "hours", "100", "phone"),
+        ("es", "memory", "seq_len", "2048", "desktop"))
+
+
+@pytest.mark.parametrize(("lang", "name", "field", "value", "viewport"), PINS)
+def test_pin_compare_and_share(browser_site: Any, ux_page: Any, lang: str, name: str,
+                               field: str, value: str, viewport: str) -> None:
+    page = ux_page(page_url(browser_site.base_url, lang, name), viewport)
+    ready(page)
+    page.click(".nfg-calc__pin-button")
+    assert page.get_attribute(".nfg-calc__pin-button", "aria-pressed") == "true"
+    page.wait_for_function("() => new URLSearchParams(location.search).has('pin')")
+    set_input(page, field, value)
+    shown_for(page, field, value)
+    current = query_values(page.url)
+    pinned_raw = dict(parse_qsl(current.pop("pin")))
+    assert pinned_raw[field] != value
+    before = {o["field"]: o["text"] for o in presented(name, pinned_raw, lang)["outputs"]}
+    after = {o["field"]: o["text"] for o in presented(name, current, lang)["outputs"]}
+    page.wait_for_function(
+        "([f, t]) => { const r = document.querySelector(`.nfg-calc__pin tr[data-field='${f}']`);"
+        " return r && r.cells[2].textContent === t; }",
+        arg=[next(iter(after)), after[next(iter(after))]], timeout=10_000)
+    rows = dict(page.eval_on_selector_all(
+        ".nfg-calc__pin tbody tr[data-field]",
+        "els => els.map(r => [r.dataset.field, [r.cells[1].textContent, r.cells[2].textContent]])"))
+    assert rows == {f: [before[f], after[f]] for f in before}
+    changed = page.eval_on_selector_all(".nfg-calc__pin tbody tr[data-input]",
+                                        "els => els.map(r => r.dataset.input)")
+    assert field in changed
+    if viewport == "phone":
+        width = page.evaluate("() => document.documentElement.clientWidth")
+        right = page.eval_on_selector(".nfg-calc__pin table",
+                                      "e => e.getBoundingClientRect().right")
+        assert right <= width + 0.5
+    # the share link holds both setups: a new reader sees the same comparison
+    shared = page.url
+    other = ux_page(shared, viewport)
+    ready(other)
+    other.wait_for_selector(".nfg-calc__pin:not([hidden]) tbody tr", timeout=30_000)
+    again = dict(other.eval_on_selector_all(
+        ".nfg-calc__pin tbody tr[data-field]",
+        "els => els.map(r => [r.dataset.field, [r.cells[1].textContent, r.cells[2].textContent]])"))
+    assert again == rows
+    # unpin: the column and the parameter go away
+    other.click(".nfg-calc__pin-button")
+    assert other.is_hidden(".nfg-calc__pin")
+    assert "pin" not in query_values(other.url)
+    assert not page.errors and not other.errors, (page.errors, other.errors)
