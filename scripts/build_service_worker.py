@@ -19,9 +19,10 @@ SW_NAME = "sw.js"
 CACHE_PREFIX = "nfg-"
 IMMUTABLE_DIR = "assets/runtime/"
 HASH_CHARS = 16
-# not cached: the worker itself, source maps, sitemaps (for crawlers), bench harness pages
+# not cached: the worker itself, source maps, compressed sitemaps, bench harness pages (the
+# sitemap.xml files are: Material's language selector fetches them)
 SKIP_SUFFIXES = (".map", ".gz")
-SKIP_NAMES = {SW_NAME, "sitemap.xml", "bench-bare-pyodide.html"}
+SKIP_NAMES = {SW_NAME, "bench-bare-pyodide.html"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,12 +113,12 @@ class CalculatorWidget {
   }
 
   // The runtime download's <progress> bar (value = bytes received; its label, with the total
-  // size, is formatted at build time): shown while the runtime downloads.
+  // size, is formatted at build time): shown while the runtime loads.
   showProgress(status) {
     const bar = this.root.querySelector(".nfg-calc__progress");
     const label = this.root.querySelector(".nfg-calc__progress-label");
     if (!bar || !label) return;
-    const downloading = status.state === "loading" && status.stage === "runtime-download";
+    const downloading = status.state === "loading";
     bar.hidden = !downloading;
     label.hidden = !downloading;
     if (typeof status.bytes === "number") bar.value = status.bytes;

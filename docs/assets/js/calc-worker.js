@@ -2,7 +2,8 @@
 // protocol. No micropip, no CDN: every URL comes from the page's build-time config.
 //
 // main → worker
-//   {type: "init", pyodideUrl, wheelUrl, snapshotUrl?, timeoutMs}   (snapshotUrl: optional)
+//   {type: "init", pyodideUrl, wheelUrl, snapshotUrl?, downloadBytes?, timeoutMs}
+//        (snapshotUrl: the memory snapshot, optional; downloadBytes: the first visit's total)
 //   {type: "request", id, kind, params}                  (calc.api.run: raw numbers)
 //   {type: "present", id, request, lang}                 (calc.display.present: display text)
 // worker → main
@@ -88,9 +89,17 @@ async function fetchSnapshot(snapshotUrl) {
 // clone of each response as it streams; the two scripts, from resource timing once loaded),
 // posted at most every PROGRESS_MS. The page shows them in a <progress> element.
 const PROGRESS_MS = 100;
-function countDownloads(onBytes) {
+// `prefetched` (url -> Promise<Response>): a download started early, handed to the first fetch
+// of that URL (Pyodide asks for the stdlib only after the wasm has started).
+function countDownloads(onBytes, prefetched) {
   const original = self.fetch.bind(self);
   self.fetch = async (input, options) => {
+    const key = typeof input === "string" ? input : String(input.url || input);
+    if (prefetched.has(key)) {
+      const early = prefetched.get(key);
+      prefetched.delete(key);
+      return early;
+    }
     const response = await original(input, options);
     if (response.ok && response.body) {
       const reader = response.clone().body.getReader();
@@ -120,7 +129,9 @@ function countDownloads(onBytes) {
   return () => { self.fetch = original; };
 }
 
-function progressPoster() {
+// Stage runtime-download until every byte of the first visit's download (downloadBytes, known at
+// build time) has arrived, then runtime-start; calc-load is set by init().
+function progressPoster(downloadBytes) {
   let bytes = 0;
   let stage = "runtime-download";
   let timer = null;
@@ -131,13 +142,19 @@ function progressPoster() {
   return {
     add(n) {
       bytes += n;
-      if (timer === null) timer = setTimeout(send, PROGRESS_MS);
+      if (stage === "runtime-download" && downloadBytes && bytes >= downloadBytes) {
+        this.stage("runtime-start");
+      } else if (timer === null) {
+        timer = setTimeout(send, PROGRESS_MS);
+      }
     },
     stage(next) {
+      if (next === stage && timer === null && bytes > 0) return;
       stage = next;
       if (timer !== null) clearTimeout(timer);
       send();
     },
+    get current() { return stage; },
   };
 }
 
@@ -159,60 +176,60 @@ function checkCalc(present) {
 // starts once the wasm is known to be there, because loadPyodide() can hang on a missing wasm.
 // Start from the memory snapshot when there is one (calc already imported); on any snapshot
 // failure start normally (the reason goes out in ready.snapshotError).
-async function init({ pyodideUrl, wheelUrl, snapshotUrl, timeoutMs }) {
+async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutMs }) {
   const started = performance.now();
   const marks = {};
   const mark = (name) => { marks[name] = performance.timeOrigin + performance.now(); };
   mark("worker-start");
+  const progress = progressPoster(downloadBytes);
+  const prefetched = new Map();
+  const stopCounting = countDownloads((n) => progress.add(n), prefetched);
   let stage = "runtime-download";
-  const progress = progressPoster();
-  const stopCounting = countDownloads((n) => progress.add(n));
   try {
     progress.stage(stage);
+    const stdlibUrl = new URL("python_stdlib.zip", pyodideUrl).href;
+    const stdlib = self.fetch(stdlibUrl);
+    stdlib.catch(() => {});
+    prefetched.set(stdlibUrl, stdlib);
     const preflight = preflightWasm(pyodideUrl);
     const loader = import(new URL("pyodide.mjs", pyodideUrl).href);
     const wheel = fetchWheel(wheelUrl);
-    const snapshot = snapshotUrl ? fetchSnapshot(snapshotUrl) : Promise.reject(new Error("none"));
-    for (const p of [wheel, loader, snapshot]) p.catch(() => {}); // awaited below
+    const snapshot = snapshotUrl ? fetchSnapshot(snapshotUrl) : null;
+    for (const p of [wheel, loader, snapshot]) if (p) p.catch(() => {}); // awaited below
     await withTimeout(preflight, timeoutMs, stage);
     const { loadPyodide } = await withTimeout(loader, timeoutMs, stage);
-    mark("runtime-downloaded");
+    mark("runtime-loader");
     const wheelName = new URL(wheelUrl).pathname.split("/").pop();
     let calc = null;
-    let snapshotError = null;
-    if (snapshotUrl) {
+    let snapshotError = "no snapshot";
+    if (snapshot) {
+      // loadPyodide downloads the wasm and the stdlib while the snapshot still downloads
       try {
-        const bytes = await withTimeout(snapshot, timeoutMs, stage);
-        mark("snapshot-downloaded");
-        stage = "runtime-start";
-        progress.stage(stage);
         const pyodide = await withTimeout(
-          loadPyodide({ indexURL: pyodideUrl, _loadSnapshot: bytes }), timeoutMs / 2, stage);
+          loadPyodide({ indexURL: pyodideUrl, _loadSnapshot: snapshot }), timeoutMs, "runtime-start");
         mark("runtime-started");
         stage = "calc-load";
         progress.stage(stage);
         calc = installCalc(pyodide, await withTimeout(wheel, timeoutMs, stage), wheelName);
+        mark("wheel-unpacked");
         checkCalc(calc.present);
+        snapshotError = null;
       } catch (err) {
         snapshotError = String(err && err.message ? err.message : err);
         calc = null;
       }
-    } else {
-      snapshotError = "no snapshot";
     }
     if (!calc) {
-      stage = "runtime-start";
-      progress.stage(stage);
+      stage = progress.current === "runtime-download" ? "runtime-download" : "runtime-start";
       const pyodide = await withTimeout(loadPyodide({ indexURL: pyodideUrl }), timeoutMs, stage);
       mark("runtime-started");
       stage = "calc-load";
       progress.stage(stage);
       calc = installCalc(pyodide, await withTimeout(wheel, timeoutMs, stage), wheelName);
     }
-    mark("wheel-unpacked");
+    mark("calc-imported");
     runCalc = calc.run;
     presentCalc = calc.present;
-    mark("calc-imported");
     stopCounting();
     post({ type: "ready", ms: performance.now() - started, marks,
            snapshot: snapshotError === null, snapshotError });
