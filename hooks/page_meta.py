@@ -64,7 +64,8 @@ def page_relative(target: str, page_url: str) -> str:
 
 def relative_language_roots(config: Any, page_url: str) -> list[dict[str, str]]:
     site_url = config.site_url or "http://127.0.0.1:8000/"
-    return [{"lang": link["lang"], "href": page_relative(site_path(site_url, link["href"]), page_url)}
+    return [{"lang": link["lang"],
+             "href": page_relative(site_path(site_url, link["href"]), page_url)}
             for link in language_roots(config)]
 
 

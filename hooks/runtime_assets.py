@@ -10,8 +10,9 @@
   per language into the same site_dir; files already there with the same size are skipped, so the
   12 MB runtime is written once, not three times. pyodide-lock.json is written trimmed (no
   package list: the calculators load no Pyodide packages).
-- on_post_build, last, outer build only: writes the service worker (scripts/build_service_worker.py) with
-  the list of every file of the site and a cache name from their content hash.
+- on_post_build, last, outer build only: writes the service worker
+  (scripts/build_service_worker.py) with the list of every file of the site and a cache name
+  from their content hash.
 
 Versions come from node_modules/<pkg>/package.json (pinned in the root package.json + lock);
 nothing here or in the JS hard-codes the Pyodide version.

@@ -37,6 +37,13 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// {type: "cache-name"} -> this worker's cache name (tests, diagnostics)
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "cache-name" && event.ports[0]) {
+    event.ports[0].postMessage(CACHE);
+  }
+});
+
 // directory URL for ".../index.html" (the pages are cached under their directory URL)
 function cacheKey(url) {
   const key = new URL(url);

@@ -5,13 +5,14 @@ The site is served under /nfg/ (a sub-path, like a GitHub Pages project site).""
 
 from __future__ import annotations
 
-import functools
 import http.server
 import importlib.util
+import os
 import re
 import shutil
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -69,6 +70,23 @@ def wait_controlled(page: Any) -> None:
         "navigator.serviceWorker.controller !== null"
         " && navigator.serviceWorker.controller.state === 'activated'",
         timeout=SW_TIMEOUT_MS, polling=250)
+
+
+def poll(page: Any, expression: str, arg: Any = None, timeout_ms: int = SW_TIMEOUT_MS) -> None:
+    """Wait until an async expression (a Promise) is truthy: page.evaluate awaits it, while
+    wait_for_function would take the Promise object itself as truthy."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(250)
+
+
+SW_CACHE_NAME_JS = """() => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event) => resolve(event.data);
+  navigator.serviceWorker.controller.postMessage({ type: "cache-name" }, [channel.port2]);
+})"""
 
 
 def cache_names(page: Any) -> list[str]:
@@ -153,8 +171,9 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 def two_builds(browser_site: Any, tmp_path: Path) -> Iterator[tuple[str, dict[str, str], Path,
                                                                    Path]]:
     """Build A (the site as built) and build B (one page changed, its service worker regenerated
-    by the build's own last step), served in turn on the SAME origin as SITE_URL's port + 0."""
-    sw_builder = _load("nfg_build_service_worker_test", ROOT / "scripts" / "build_service_worker.py")
+    by the build's own last step), served in turn on one origin (a deployment in place)."""
+    sw_builder = _load("nfg_build_service_worker_test",
+                       ROOT / "scripts" / "build_service_worker.py")
     build_a = tmp_path / "a"
     build_b = tmp_path / "b"
     shutil.copytree(browser_site.site_dir, build_a, symlinks=True)
@@ -163,6 +182,10 @@ def two_builds(browser_site: Any, tmp_path: Path) -> Iterator[tuple[str, dict[st
     page_b.write_text(page_b.read_text(encoding="utf-8").replace(
         "</h1>", ' <span id="nfg-build-b">B</span></h1>', 1), encoding="utf-8")
     sw_builder.write(build_b)
+    # a later deployment: without a newer Last-Modified, http.server answers the browser's
+    # update check with 304 (the copies were made within the same second)
+    later = (build_a / "sw.js").stat().st_mtime + 60
+    os.utime(build_b / "sw.js", (later, later))
     handler = type("Handler", (_SwitchableHandler,), {"state": {"dir": str(build_a)}})
     server = _QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -190,12 +213,11 @@ def test_a_new_build_replaces_the_cache_as_a_whole(two_builds: Any, chromium: An
         page.goto(base_url + "guide/memory/")
         wait_controlled(page)
         assert cache_names(page) == [cache_a]
+        assert page.evaluate(SW_CACHE_NAME_JS) == cache_a
 
         state["dir"] = str(build_b)  # deploy build B
         page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-        page.wait_for_function(
-            "navigator.serviceWorker.getRegistration().then(r => !!r.waiting)",
-            timeout=SW_TIMEOUT_MS, polling=250)
+        poll(page, "navigator.serviceWorker.getRegistration().then(r => !!r.waiting)")
         # while a page of build A is open, build A serves it, whole and unchanged
         page.reload()
         assert page.locator("#nfg-build-b").count() == 0
@@ -204,9 +226,9 @@ def test_a_new_build_replaces_the_cache_as_a_whole(two_builds: Any, chromium: An
 
         page = context.new_page()
         page.goto(base_url + "reference/chips/")
-        page.wait_for_function(
-            "cache => caches.keys().then(k => k.length === 1 && k[0] === cache)",
-            arg=cache_b, timeout=SW_TIMEOUT_MS, polling=250)
+        poll(page, "cache => caches.keys().then(k => k.length === 1 && k[0] === cache)", cache_b)
+        page.reload()  # now under build B's worker (activated once build A had no page)
+        assert page.evaluate(SW_CACHE_NAME_JS) == cache_b
         context.set_offline(True)
         page.goto(base_url + "guide/memory/")
         assert page.locator("#nfg-build-b").count() == 1  # build B, from build B's cache
