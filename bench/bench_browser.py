@@ -230,9 +230,14 @@ def _append(items: list[Any], item: Any) -> None:
     items.append(item)
 
 
+def _page_requests(requests: list[Any]) -> list[Any]:
+    """Requests of the page and its workers, not of the service worker (its precache)."""
+    return [r for r in requests if getattr(r, "service_worker", None) is None]
+
+
 def _bytes(requests: list[Any]) -> int:
     total = 0
-    for request in requests:
+    for request in _page_requests(requests):
         try:
             sizes = request.sizes()
         except Exception:  # noqa: BLE001 - a request without a response (aborted) has no size
@@ -243,7 +248,7 @@ def _bytes(requests: list[Any]) -> int:
 
 def _by_file(requests: list[Any]) -> dict[str, int]:
     sizes: dict[str, int] = {}
-    for request in requests:
+    for request in _page_requests(requests):
         try:
             body = int(request.sizes().get("responseBodySize", 0))
         except Exception:  # noqa: BLE001 - aborted request
@@ -272,10 +277,18 @@ def offline_cache_bytes(site_dir: Path) -> dict[str, int]:
     return {"files": len(files), "raw_bytes": raw, "gzip_bytes": wire}
 
 
+def _pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, int(round(q * len(ordered))) - 1)]
+
+
 def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     repeat_ms: list[float] = []
+    recompute_installing: list[float] = []
     snapshot_starts: list[bool] = []
     calc_files: dict[str, int] = {}
     bare_ms: list[float] = []
@@ -322,15 +335,20 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             calc_bytes.append(_bytes(list(finished)))
             if run == 0:
                 calc_files = _by_file(list(finished))
-                recompute = [float(t) for t in page.evaluate(RECOMPUTE_JS, changes)]
-                round_trip = [float(t) for t in page.evaluate(ROUND_TRIP_JS, changes)]
+                # right after ready, while the service worker caches the site (first visit)
+                recompute_installing = [float(t) for t in page.evaluate(RECOMPUTE_JS, changes)]
             # repeat visit: the service worker has cached the site; a new tab, same context
             page.wait_for_function(SW_CONTROLLED_JS, timeout=300_000, polling=250)
+            if run == 0:  # steady state: the first visit's work (caching the site) is done
+                recompute = [float(t) for t in page.evaluate(RECOMPUTE_JS, changes)]
+                round_trip = [float(t) for t in page.evaluate(ROUND_TRIP_JS, changes)]
             page.close()
             page = context.new_page()
             page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
             page.wait_for_function("window.__nfg.ready !== undefined", timeout=120_000)
             repeat_ms.append(float(page.evaluate("window.__nfg.ready")))
+            print("  repeat visit stages (ms): " + ", ".join(
+                f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
             context.close()
 
             # content page bytes
@@ -366,6 +384,8 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
         "recompute_changes": len(recompute),
         "recompute_p50_ms": statistics.median(recompute) if recompute else None,
         "recompute_p95_ms": recompute_sorted[p95_index] if recompute else None,
+        "recompute_while_sw_installs_p50_ms": _pct(recompute_installing, 0.50),
+        "recompute_while_sw_installs_p95_ms": _pct(recompute_installing, 0.95),
         "worker_round_trip_p50_ms": statistics.median(round_trip) if round_trip else None,
         "stages_ms_median": {k: statistics.median(r[k] for r in stage_rows if k in r)
                              for k in stage_rows[0]} if stage_rows else {},
@@ -442,7 +462,10 @@ def report_browser(figures: dict[str, Any]) -> None:
           f"repeat visit ready {figures['repeat_visit_ready_ms_median']:.0f} ms median, "
           f"{figures['repeat_visit_ready_ms_max']:.0f} ms max (goal <= 1000); "
           f"recompute p50 {figures['recompute_p50_ms']:.1f} ms (goal <= 16), "
-          f"p95 {figures['recompute_p95_ms']:.1f} ms (goal <= 50); "
+          f"p95 {figures['recompute_p95_ms']:.1f} ms (goal <= 50) once the site is cached "
+          f"(while the service worker caches it: p50 "
+          f"{figures['recompute_while_sw_installs_p50_ms']:.1f}, p95 "
+          f"{figures['recompute_while_sw_installs_p95_ms']:.1f} ms); "
           f"calculator page {figures['calculator_page_bytes_median'] / 1e6:.2f} MB until ready "
           f"(gzip text), offline cache {figures['offline_cache']['gzip_bytes'] / 1e6:.2f} MB "
           f"({figures['offline_cache']['files']} files)")

@@ -196,6 +196,10 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
     const wheel = fetchWheel(wheelUrl);
     const snapshot = snapshotUrl ? fetchSnapshot(snapshotUrl) : null;
     for (const p of [wheel, loader, snapshot]) if (p) p.catch(() => {}); // awaited below
+    for (const [name, p] of [["wasm-checked", preflight], ["loader-imported", loader],
+                             ["wheel-fetched", wheel], ["snapshot-fetched", snapshot]]) {
+      if (p) p.then(() => mark(name), () => {});
+    }
     await withTimeout(preflight, timeoutMs, stage);
     const { loadPyodide } = await withTimeout(loader, timeoutMs, stage);
     mark("runtime-loader");

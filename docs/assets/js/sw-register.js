@@ -41,7 +41,12 @@
     setTimeout(finish, MAX_WAIT_MS);
   }
 
-  function start() { whenCalculatorSettled(register); }
+  function whenIdle(callback) {
+    if ("requestIdleCallback" in window) window.requestIdleCallback(callback, { timeout: 5000 });
+    else setTimeout(callback, 1000);
+  }
+
+  function start() { whenCalculatorSettled(function () { whenIdle(register); }); }
 
   if (document.readyState === "complete") start();
   else window.addEventListener("load", start, { once: true });
