@@ -3,7 +3,7 @@
 // runtime (Pyodide, the calc wheel, the memory snapshot) and every asset of this build.
 //
 // One build = one cache, named from the content hash of all its files: install fills the new
-// cache completely (or fails, keeping the old one); activate deletes every other cache of this
+// cache completely (or fails, deletes it and keeps the old one); activate deletes every other cache of this
 // site; a page is always served from the cache of the worker that controls it, so one page never
 // mixes two builds. A new build's worker waits until no page of the old build is open (the
 // browser's default), then takes over. Works under a sub-path: URLs are relative to this file.
@@ -16,15 +16,38 @@ const IMMUTABLE = "__IMMUTABLE_DIR__"; // versioned or hashed paths: the HTTP ca
 const scope = new URL("./", self.location.href);
 const fileUrl = (path) => new URL(path, scope).href;
 
+// A few downloads at a time, at low priority: the first visit's page (a calculator answering its
+// reader) keeps the CPU and the network; the install finishes in the background.
+const PARALLEL = 3;
+
+async function fill(cache) {
+  const queue = FILES.slice();
+  const next = async () => {
+    while (queue.length) {
+      const path = queue.shift();
+      // cache: "reload" skips the HTTP cache for paths without a version or hash (pages, search
+      // index): an older build's file never enters this build's cache. The runtime's paths
+      // carry a version or content hash, so the copy the page just downloaded is reused.
+      const request = new Request(fileUrl(path), {
+        cache: path.startsWith(IMMUTABLE) ? "default" : "reload",
+      });
+      const response = await fetch(request, { priority: "low" });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      await cache.put(request, response);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, next));
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // cache: "reload" skips the HTTP cache for paths without a version or hash (pages, search
-    // index): an older build's file never enters this build's cache. The runtime's paths carry
-    // a version or content hash, so the copy the page just downloaded is reused.
-    await cache.addAll(FILES.map((path) => new Request(fileUrl(path), {
-      cache: path.startsWith(IMMUTABLE) ? "default" : "reload",
-    })));
+    try {
+      await fill(cache);
+    } catch (err) {
+      await caches.delete(CACHE); // all or nothing: the previous build's cache stays in use
+      throw err;
+    }
   })());
 });
 
