@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import os
 import shutil
 import sys
 from dataclasses import dataclass
@@ -58,8 +59,8 @@ class RuntimeLayout:
     chart_path: str
     wheel_path: str
     wheel_source: Path
-    snapshot_path: str
-    snapshot_source: Path
+    snapshot_path: str  # "" without a snapshot (mkdocs serve, NFG_SNAPSHOT=0): a normal start
+    snapshot_source: Path | None
     snapshot_raw_bytes: int
     download_bytes: int  # what the worker fetches on a first visit (progress bar total)
 
@@ -106,12 +107,13 @@ def trimmed_lock() -> bytes:
     return json.dumps({"info": lock["info"], "packages": {}}, sort_keys=True).encode()
 
 
-def runtime_layout() -> RuntimeLayout:
+def runtime_layout(with_snapshot: bool = True) -> RuntimeLayout:
     built = _load_script("build_wheel").build_wheel()
-    snapshot = _load_script("build_snapshot").build_snapshot(built.path)
+    snapshot = _load_script("build_snapshot").build_snapshot(built.path) if with_snapshot else None
     pyodide_version = _package_version("pyodide")
     chartjs_version = _package_version("chart.js")
     pyodide_bytes = sum((NODE_MODULES / "pyodide" / name).stat().st_size for name in PYODIDE_FILES)
+    snapshot_bytes = snapshot.path.stat().st_size if snapshot else 0
     return RuntimeLayout(
         pyodide_version=pyodide_version,
         chartjs_version=chartjs_version,
@@ -119,20 +121,31 @@ def runtime_layout() -> RuntimeLayout:
         chart_path=f"{RUNTIME_DIR}/chartjs-{chartjs_version}/{CHART_FILE}",
         wheel_path=f"{RUNTIME_DIR}/calc-{built.content_hash}/{built.path.name}",
         wheel_source=built.path,
-        snapshot_path=f"{RUNTIME_DIR}/snapshot-{snapshot.content_hash}/{snapshot.path.name}",
-        snapshot_source=snapshot.path,
-        snapshot_raw_bytes=snapshot.raw_bytes,
+        snapshot_path=(f"{RUNTIME_DIR}/snapshot-{snapshot.content_hash}/{snapshot.path.name}"
+                       if snapshot else ""),
+        snapshot_source=snapshot.path if snapshot else None,
+        snapshot_raw_bytes=snapshot.raw_bytes if snapshot else 0,
         download_bytes=(pyodide_bytes + len(trimmed_lock()) + built.path.stat().st_size
-                        + snapshot.path.stat().st_size),
+                        + snapshot_bytes),
     )
 
 
 _layout: RuntimeLayout | None = None
 
 
+_serving = False
+
+
+# `mkdocs serve` rebuilds on every edit of calc/ or data/: no snapshot there (it takes ~15-30 s to
+# make); the calculators then start normally. NFG_SNAPSHOT=0 does the same for a build.
+def on_startup(command: str, dirty: bool) -> None:
+    global _serving
+    _serving = command == "serve"
+
+
 def on_config(config: Any) -> Any:
     global _layout
-    _layout = runtime_layout()
+    _layout = runtime_layout(with_snapshot=not _serving and os.environ.get("NFG_SNAPSHOT") != "0")
     config.extra["calc_runtime"] = _layout.as_extra()
     return config
 
@@ -155,7 +168,8 @@ def copy_runtime(layout: RuntimeLayout, site_dir: Path) -> int:
     ]
     pairs.append((NODE_MODULES / "chart.js" / "dist" / CHART_FILE, site_dir / layout.chart_path))
     pairs.append((layout.wheel_source, site_dir / layout.wheel_path))
-    pairs.append((layout.snapshot_source, site_dir / layout.snapshot_path))
+    if layout.snapshot_source is not None:
+        pairs.append((layout.snapshot_source, site_dir / layout.snapshot_path))
     written = sum(_copy_if_changed(src, dst) for src, dst in pairs)
     lock = site_dir / layout.pyodide_dir / LOCK_FILE
     content = trimmed_lock()
