@@ -78,6 +78,7 @@ class CalcClient {
   handle(message) {
     switch (message.type) {
       case "progress":
+        if (this.status.state === "ready" || this.status.state === "failed") break; // terminal
         this.setStatus({ state: "loading", stage: message.stage, reason: null,
                          bytes: message.bytes });
         break;

@@ -155,6 +155,11 @@ function progressPoster(downloadBytes) {
       send();
     },
     get current() { return stage; },
+    stop() { // before ready/failed: no progress message may follow a terminal one
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      this.add = () => {};
+    },
   };
 }
 
@@ -235,11 +240,13 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
     runCalc = calc.run;
     presentCalc = calc.present;
     stopCounting();
+    progress.stop();
     post({ type: "ready", ms: performance.now() - started, marks,
            snapshot: snapshotError === null, snapshotError });
   } catch (err) {
     failed = true;
     stopCounting();
+    progress.stop();
     post({ type: "failed", stage, reason: String(err && err.message ? err.message : err) });
   }
 }
