@@ -224,10 +224,12 @@ def test_a_new_build_replaces_the_cache_as_a_whole(two_builds: Any, chromium: An
         assert sorted(cache_names(page)) == sorted([cache_a, cache_b])
         page.close()  # no page of build A left: build B's worker activates
 
+        # watch from a page of this origin OUTSIDE the worker's scope (not a client of build A,
+        # so it does not keep build A's worker in charge)
         page = context.new_page()
-        page.goto(base_url + "reference/chips/")
+        page.goto(base_url.replace("/nfg/", "/outside-the-scope"))
         poll(page, "cache => caches.keys().then(k => k.length === 1 && k[0] === cache)", cache_b)
-        page.reload()  # now under build B's worker (activated once build A had no page)
+        page.goto(base_url + "reference/chips/")
         assert page.evaluate(SW_CACHE_NAME_JS) == cache_b
         context.set_offline(True)
         page.goto(base_url + "guide/memory/")
