@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from calc.display import calculators, presenter, strings
+from calc.display import calculators, presenter, strings, units
 
 from . import calculator_reference
 from .page import lang as page_lang
@@ -57,6 +57,14 @@ def config(spec: calculators.Calculator, lang: str, shown: dict[str, Any], root:
     }
 
 
+def download(lang: str, runtime: dict[str, Any]) -> dict[str, Any]:
+    """The runtime download of a first visit (progress bar): total bytes and its label, the size
+    formatted here (Python) for the page language."""
+    total = int(runtime["download_bytes"])
+    size = units.quantity(total, "B", lang)
+    return {"total_bytes": total, "label": strings.ui(lang, "download")["label"].replace("{size}", size)}
+
+
 def render(name: str, env: Any) -> str:
     spec = calculators.calculator(name)
     lang = page_lang(env)
@@ -82,6 +90,7 @@ def render(name: str, env: Any) -> str:
         script_url=root + WIDGET_SCRIPT,
         css_text=_widget_css(),
         chart_height=(shown["chart"] or {}).get("height_px", 180),
+        download=download(lang, _runtime(env)),
     )
     return "\n".join(line for line in html.splitlines() if line.strip())
 

@@ -160,7 +160,10 @@ def open_page(chromium: Any) -> Iterator[Any]:
         page.on("console", lambda m: probe.console_errors.append(m.text) if m.type == "error"
                 else None)
         page.on("pageerror", lambda e: probe.console_errors.append(f"pageerror: {e}"))
-        context.on("request", lambda r: probe.requests.append(r.url))
+        # the page's own requests; the service worker's (it caches the whole site for offline
+        # use after the first visit, issue 12) are not the page's
+        context.on("request", lambda r: probe.requests.append(r.url)
+                   if getattr(r, "service_worker", None) is None else None)
         context.on("response", lambda r: probe.console_errors.append(f"HTTP {r.status} {r.url}")
                    if r.status >= 400 else None)
         if wasm_fails:

@@ -70,10 +70,11 @@ def test_runtime_is_copied_once_with_versions_from_package_json(tmp_path: Path) 
     assert layout.chartjs_version == pinned["chart.js"]
     assert layout.pyodide_dir == f"assets/runtime/pyodide-{pinned['pyodide']}/"
     written = hook.copy_runtime(layout, tmp_path)
-    assert written == len(hook.PYODIDE_FILES) + 2
+    assert written == len(hook.PYODIDE_FILES) + 4  # + chart.js, wheel, snapshot, trimmed lock
     wasm = tmp_path / layout.pyodide_dir / "pyodide.asm.wasm"
     assert wasm.read_bytes()[:4] == b"\0asm"
     assert (tmp_path / layout.wheel_path).is_file()
+    assert (tmp_path / layout.snapshot_path).read_bytes()[:2] == b"\x1f\x8b"  # gzip snapshot
     assert hook.copy_runtime(layout, tmp_path) == 0  # the per-language rebuilds copy nothing
 
 

@@ -1,9 +1,9 @@
-"""Per-language sitemaps, absolute hreflang alternates, and a meta description on every page."""
+"""Per-language sitemaps, page-relative hreflang alternates, a meta description on every page."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from site_html import LANGS, en_pages, html_pages, lang_of, parse
@@ -34,25 +34,36 @@ def test_sitemap_in_each_language(built_site, lang):
         assert (built_site.site_dir / relative / "index.html").is_file(), loc
 
 
-def test_hreflang_links_are_absolute_and_resolve(built_site):
+def _page_url(site_dir, base_url, path):
+    relative = path.parent.relative_to(site_dir).as_posix()
+    return base_url + ("" if relative == "." else relative + "/")
+
+
+# page-relative (issue 12): served from another host, the page names no host (Material fetches
+# <alternate>/sitemap.xml from the host that served the page)
+def test_hreflang_links_are_relative_and_resolve(built_site):
     site_dir, base_url = built_site.site_dir, built_site.base_url
     bad = []
     for path in html_pages(site_dir):
         if path.name == "404.html":
             continue
+        page_url = _page_url(site_dir, base_url, path)
         alternates = dict(parse(path).alternates)
         if set(alternates) != {*LANGS, "x-default"}:
             bad.append(f"{path.relative_to(site_dir)}: hreflang {sorted(alternates)}")
             continue
+        resolved = {lang: urljoin(page_url, href) for lang, href in alternates.items()}
         for lang, href in alternates.items():
-            parts = urlsplit(href)
-            if parts.scheme not in ("http", "https") or not href.startswith(base_url):
-                bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} is not absolute")
-            elif not (site_dir / href[len(base_url):] / "index.html").is_file():
+            target = resolved[lang]
+            if urlsplit(href).scheme or href.startswith("/"):
+                bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} is not page-relative")
+            elif not target.startswith(base_url):
+                bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} leaves the site")
+            elif not (site_dir / target[len(base_url):] / "index.html").is_file():
                 bad.append(f"{path.relative_to(site_dir)}: {lang} -> {href} does not exist")
-            elif not (site_dir / href[len(base_url):] / "sitemap.xml").is_file():
-                bad.append(f"{path.relative_to(site_dir)}: {href}sitemap.xml (Material fetches it)")
-        own = alternates[lang_of(site_dir, path)]
+            elif not (site_dir / target[len(base_url):] / "sitemap.xml").is_file():
+                bad.append(f"{path.relative_to(site_dir)}: {target}sitemap.xml missing")
+        own = resolved[lang_of(site_dir, path)]
         home = base_url + ("" if lang_of(site_dir, path) == "en" else lang_of(site_dir, path) + "/")
         if own != home:  # language homes: Material fetches <alternate>/sitemap.xml
             bad.append(f"{path.relative_to(site_dir)}: own alternate {own} is not {home}")

@@ -2,6 +2,7 @@
 //
 //   const client = getCalcClient({pyodideUrl, wheelUrl});
 //   client.onStatus((status) => ...);   // {state: "idle"|"loading"|"ready"|"failed", stage, reason}
+//                                       // (loading: bytes = runtime bytes received so far)
 //   client.start();                     // idempotent
 //   const response = await client.calculate("memory", {...});   // calc.api.run(...) response
 //   const display = await client.present({calculator, values}, lang); // calc.display.present
@@ -77,11 +78,15 @@ class CalcClient {
   handle(message) {
     switch (message.type) {
       case "progress":
-        this.setStatus({ state: "loading", stage: message.stage, reason: null });
+        if (this.status.state === "ready" || this.status.state === "failed") break; // terminal
+        this.setStatus({ state: "loading", stage: message.stage, reason: null,
+                         bytes: message.bytes });
         break;
       case "ready":
         this.readyMs = message.ms;
         this.readyMarks = message.marks || {};
+        this.startedFromSnapshot = message.snapshot === true; // memory snapshot or normal start
+        this.snapshotError = message.snapshotError || null;
         this.setStatus({ state: "ready", stage: null, reason: null });
         this.resolveReady();
         break;

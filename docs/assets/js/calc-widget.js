@@ -112,8 +112,21 @@ class CalculatorWidget {
     this.client.start();
   }
 
+  // The runtime download's <progress> bar (value = bytes received; its label, with the total
+  // size, is formatted at build time): shown while the runtime loads.
+  showProgress(status) {
+    const bar = this.root.querySelector(".nfg-calc__progress");
+    const label = this.root.querySelector(".nfg-calc__progress-label");
+    if (!bar || !label) return;
+    const downloading = status.state === "loading";
+    bar.hidden = !downloading;
+    label.hidden = !downloading;
+    if (typeof status.bytes === "number") bar.value = status.bytes;
+  }
+
   onStatus(status) {
     const strings = this.config.status;
+    this.showProgress(status);
     if (status.state === "loading") {
       this.root.dataset.state = "loading";
       this.root.dataset.stage = status.stage || "";

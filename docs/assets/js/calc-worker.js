@@ -2,18 +2,23 @@
 // protocol. No micropip, no CDN: every URL comes from the page's build-time config.
 //
 // main → worker
-//   {type: "init", pyodideUrl, wheelUrl, timeoutMs}
+//   {type: "init", pyodideUrl, wheelUrl, snapshotUrl?, downloadBytes?, timeoutMs}
+//        (snapshotUrl: the memory snapshot, optional; downloadBytes: the first visit's total)
 //   {type: "request", id, kind, params}                  (calc.api.run: raw numbers)
 //   {type: "present", id, request, lang}                 (calc.display.present: display text)
 // worker → main
-//   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load"}
-//   {type: "ready", ms, marks}     (marks: {step: epoch ms} for benchmarks; see bench_browser.py)
+//   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load", bytes}
+//                                  (bytes: runtime bytes received so far, for a <progress> bar)
+//   {type: "ready", ms, marks, snapshot, snapshotError}
+//        (marks: {step: epoch ms} for benchmarks; see bench_browser.py; snapshot: true when
+//         Python started from the memory snapshot, else snapshotError says why not)
 //   {type: "failed", stage, reason}                       (terminal)
 //   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
 //   {type: "display", id, display}                        (display = calc.display.present(...))
 //   {type: "error", id, reason}                           (the worker could not answer)
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+const rawFetch = self.fetch.bind(self); // not counted (see countDownloads)
 
 let runCalc = null; // PyProxy of a Python function str -> str, set once ready
 let presentCalc = null; // PyProxy of calc.display.present_json(str, lang) -> str
@@ -33,7 +38,8 @@ function withTimeout(promise, ms, stage) {
 
 // loadPyodide() can hang instead of rejecting when the wasm is missing: check it first.
 async function preflightWasm(pyodideUrl) {
-  const response = await fetch(new URL("pyodide.asm.wasm", pyodideUrl));
+  // uncounted fetch: a counted clone would keep downloading after the cancel below
+  const response = await rawFetch(new URL("pyodide.asm.wasm", pyodideUrl));
   if (!response.ok || !response.body) {
     throw new Error(`pyodide.asm.wasm: HTTP ${response.status}`);
   }
@@ -70,42 +76,177 @@ async function fetchWheel(wheelUrl) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// The runtime download, the wheel download and the wasm pre-flight run in parallel; Python only
+// The memory snapshot (scripts/build_snapshot.py): gzip, decompressed here. Any failure (missing,
+// corrupted, another Pyodide build) only means a normal start.
+async function fetchSnapshot(snapshotUrl) {
+  const response = await fetch(snapshotUrl);
+  if (!response.ok || !response.body) throw new Error(`snapshot: HTTP ${response.status}`);
+  const raw = response.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(raw).arrayBuffer());
+}
+
+// Download progress: bytes of every runtime file the worker receives (fetches, counted on a
+// clone of each response as it streams; the two scripts, from resource timing once loaded),
+// posted at most every PROGRESS_MS. The page shows them in a <progress> element.
+const PROGRESS_MS = 100;
+// `prefetched` (url -> Promise<Response>): a download started early, handed to the first fetch
+// of that URL (Pyodide asks for the stdlib only after the wasm has started).
+function countDownloads(onBytes, prefetched) {
+  const original = self.fetch.bind(self);
+  self.fetch = async (input, options) => {
+    const key = typeof input === "string" ? input : String(input.url || input);
+    if (prefetched.has(key)) {
+      const early = prefetched.get(key);
+      prefetched.delete(key);
+      return early;
+    }
+    const response = await original(input, options);
+    if (response.ok && response.body) {
+      const reader = response.clone().body.getReader();
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          onBytes(value.byteLength);
+        }
+      })().catch(() => {});
+    }
+    return response;
+  };
+  if ("PerformanceObserver" in self) {
+    try {
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          if (entry.initiatorType !== "fetch" && /\.m?js$/.test(new URL(entry.name).pathname)) {
+            onBytes(entry.decodedBodySize || 0);
+          }
+        }
+      }).observe({ type: "resource", buffered: true });
+    } catch (err) {
+      // no resource timing in this worker: the scripts are not counted
+    }
+  }
+  return () => { self.fetch = original; };
+}
+
+// Stage runtime-download until every byte of the first visit's download (downloadBytes, known at
+// build time) has arrived, then runtime-start; calc-load is set by init().
+function progressPoster(downloadBytes) {
+  let bytes = 0;
+  let stage = "runtime-download";
+  let timer = null;
+  const send = () => {
+    timer = null;
+    post({ type: "progress", stage, bytes });
+  };
+  return {
+    add(n) {
+      bytes += n;
+      if (stage === "runtime-download" && downloadBytes && bytes >= downloadBytes) {
+        this.stage("runtime-start");
+      } else if (timer === null) {
+        timer = setTimeout(send, PROGRESS_MS);
+      }
+    },
+    stage(next) {
+      if (next === stage && timer === null && bytes > 0) return;
+      stage = next;
+      if (timer !== null) clearTimeout(timer);
+      send();
+    },
+    get current() { return stage; },
+    stop() { // before ready/failed: no progress message may follow a terminal one
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      this.add = () => {};
+    },
+  };
+}
+
+function installCalc(pyodide, wheelBytes, wheelName) {
+  pyodide.unpackArchive(wheelBytes, "wheel", { filename: wheelName });
+  pyodide.runPython(PY_BRIDGE);
+  const run = pyodide.globals.get("_nfg_run");
+  const present = pyodide.globals.get("_nfg_present");
+  return { run, present };
+}
+
+// A restored snapshot must answer like a fresh start: one presentation, checked for ok.
+function checkCalc(present) {
+  const display = JSON.parse(present(JSON.stringify({ calculator: "memory" }), "en"));
+  if (!display || display.ok !== true) throw new Error("snapshot: calc does not answer");
+}
+
+// The downloads (runtime, wheel, snapshot) and the wasm pre-flight run in parallel; Python only
 // starts once the wasm is known to be there, because loadPyodide() can hang on a missing wasm.
-async function init({ pyodideUrl, wheelUrl, timeoutMs }) {
+// Start from the memory snapshot when there is one (calc already imported); on any snapshot
+// failure start normally (the reason goes out in ready.snapshotError).
+async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutMs }) {
   const started = performance.now();
   const marks = {};
   const mark = (name) => { marks[name] = performance.timeOrigin + performance.now(); };
   mark("worker-start");
+  const progress = progressPoster(downloadBytes);
+  const prefetched = new Map();
+  const stopCounting = countDownloads((n) => progress.add(n), prefetched);
   let stage = "runtime-download";
   try {
-    post({ type: "progress", stage });
+    progress.stage(stage);
+    const stdlibUrl = new URL("python_stdlib.zip", pyodideUrl).href;
+    const stdlib = self.fetch(stdlibUrl);
+    stdlib.catch(() => {});
+    prefetched.set(stdlibUrl, stdlib);
     const preflight = preflightWasm(pyodideUrl);
     const loader = import(new URL("pyodide.mjs", pyodideUrl).href);
     const wheel = fetchWheel(wheelUrl);
-    wheel.catch(() => {}); // awaited below; avoid an unhandled rejection meanwhile
-    loader.catch(() => {});
+    const snapshot = snapshotUrl ? fetchSnapshot(snapshotUrl) : null;
+    for (const p of [wheel, loader, snapshot]) if (p) p.catch(() => {}); // awaited below
+    for (const [name, p] of [["wasm-checked", preflight], ["loader-imported", loader],
+                             ["wheel-fetched", wheel], ["snapshot-fetched", snapshot]]) {
+      if (p) p.then(() => mark(name), () => {});
+    }
     await withTimeout(preflight, timeoutMs, stage);
     const { loadPyodide } = await withTimeout(loader, timeoutMs, stage);
-    mark("runtime-downloaded");
-    stage = "runtime-start";
-    post({ type: "progress", stage });
-    const pyodide = await withTimeout(loadPyodide({ indexURL: pyodideUrl }), timeoutMs, stage);
-    mark("runtime-started");
-    stage = "calc-load";
-    post({ type: "progress", stage });
+    mark("runtime-loader");
     const wheelName = new URL(wheelUrl).pathname.split("/").pop();
-    pyodide.unpackArchive(await withTimeout(wheel, timeoutMs, stage), "wheel", {
-      filename: wheelName,
-    });
-    mark("wheel-unpacked");
-    pyodide.runPython(PY_BRIDGE);
-    runCalc = pyodide.globals.get("_nfg_run");
-    presentCalc = pyodide.globals.get("_nfg_present");
+    let calc = null;
+    let snapshotError = "no snapshot";
+    if (snapshot) {
+      // loadPyodide downloads the wasm and the stdlib while the snapshot still downloads
+      try {
+        const pyodide = await withTimeout(
+          loadPyodide({ indexURL: pyodideUrl, _loadSnapshot: snapshot }), timeoutMs, "runtime-start");
+        mark("runtime-started");
+        stage = "calc-load";
+        progress.stage(stage);
+        calc = installCalc(pyodide, await withTimeout(wheel, timeoutMs, stage), wheelName);
+        mark("wheel-unpacked");
+        checkCalc(calc.present);
+        snapshotError = null;
+      } catch (err) {
+        snapshotError = String(err && err.message ? err.message : err);
+        calc = null;
+      }
+    }
+    if (!calc) {
+      stage = progress.current === "runtime-download" ? "runtime-download" : "runtime-start";
+      const pyodide = await withTimeout(loadPyodide({ indexURL: pyodideUrl }), timeoutMs, stage);
+      mark("runtime-started");
+      stage = "calc-load";
+      progress.stage(stage);
+      calc = installCalc(pyodide, await withTimeout(wheel, timeoutMs, stage), wheelName);
+    }
     mark("calc-imported");
-    post({ type: "ready", ms: performance.now() - started, marks });
+    runCalc = calc.run;
+    presentCalc = calc.present;
+    stopCounting();
+    progress.stop();
+    post({ type: "ready", ms: performance.now() - started, marks,
+           snapshot: snapshotError === null, snapshotError });
   } catch (err) {
     failed = true;
+    stopCounting();
+    progress.stop();
     post({ type: "failed", stage, reason: String(err && err.message ? err.message : err) });
   }
 }

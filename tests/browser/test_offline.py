@@ -1,0 +1,276 @@
+"""Offline after one visit (issue 12): the service worker caches every page and the calculators'
+runtime; a new build replaces the cache as a whole; page links never name SITE_URL's host.
+
+The site is served under /nfg/ (a sub-path, like a GitHub Pages project site)."""
+
+from __future__ import annotations
+
+import http.server
+import importlib.util
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from calc import display
+from calc.display import calculators
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = display.LANGS
+CALCULATORS = tuple(calculators.CALCULATORS)
+READY_TIMEOUT_MS = 120_000
+SW_TIMEOUT_MS = 180_000
+# one input per calculator, changed offline: the worker must answer (data-computed increments)
+OFFLINE_INPUT = {"memory": ("batch", "3"), "performance": ("batch", "3"), "price": ("hours", "77")}
+
+
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def site_pages(site_dir: Path) -> list[str]:
+    """Every page of the site as a URL path under the site root ("", "ja/guide/memory/")."""
+    pages = []
+    for html in sorted(site_dir.rglob("index.html")):
+        relative = html.parent.relative_to(site_dir).as_posix()
+        if relative.startswith("assets") or relative.startswith("search"):
+            continue
+        pages.append("" if relative == "." else relative + "/")
+    return pages
+
+
+def calc_url(base_url: str, lang: str, name: str) -> str:
+    return f"{base_url}{'' if lang == 'en' else lang + '/'}calculators/{name}/"
+
+
+def wait_ready(page: Any) -> str:
+    page.wait_for_selector('.nfg-calc[data-state="ready"], .nfg-calc[data-state="failed"]',
+                           timeout=READY_TIMEOUT_MS, state="attached")
+    return str(page.get_attribute(".nfg-calc", "data-state"))
+
+
+def wait_controlled(page: Any) -> None:
+    """The service worker is installed (every file cached), active and controls the page."""
+    page.wait_for_function(
+        "navigator.serviceWorker.controller !== null"
+        " && navigator.serviceWorker.controller.state === 'activated'",
+        timeout=SW_TIMEOUT_MS, polling=250)
+
+
+def poll(page: Any, expression: str, arg: Any = None, timeout_ms: int = SW_TIMEOUT_MS) -> None:
+    """Wait until an async expression (a Promise) is truthy: page.evaluate awaits it, while
+    wait_for_function would take the Promise object itself as truthy."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(250)
+
+
+SW_CACHE_NAME_JS = """() => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event) => resolve(event.data);
+  navigator.serviceWorker.controller.postMessage({ type: "cache-name" }, [channel.port2]);
+})"""
+
+
+def cache_names(page: Any) -> list[str]:
+    return list(page.evaluate("caches.keys()"))
+
+
+def change_input_and_wait(page: Any, name: str, value: str) -> None:
+    before = page.get_attribute(".nfg-calc", "data-computed") or "0"
+    selector = f'.nfg-calc [name="{name}"]'
+    page.fill(selector, value)
+    page.wait_for_function(
+        "before => (document.querySelector('.nfg-calc').dataset.computed || '0') !== before",
+        arg=before, timeout=READY_TIMEOUT_MS)
+
+
+def test_every_page_and_calculator_work_offline_after_one_visit(
+        browser_site: Any, chromium: Any) -> None:
+    context = chromium.new_context()
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+        page.goto(calc_url(browser_site.base_url, "en", "memory"))
+        assert wait_ready(page) == "ready"
+        wait_controlled(page)
+        names = cache_names(page)
+        assert len([n for n in names if n.startswith("nfg-")]) == 1, names
+
+        context.set_offline(True)
+        pages = site_pages(browser_site.site_dir)
+        assert len(pages) >= 3 * 20, pages
+        for path in pages:
+            response = page.goto(browser_site.base_url + path, wait_until="domcontentloaded")
+            assert response is not None and response.ok, path
+            assert page.locator("article h1").count() >= 1, path
+        for lang in LANGS:
+            for name in CALCULATORS:
+                page.goto(calc_url(browser_site.base_url, lang, name),
+                          wait_until="domcontentloaded")
+                assert wait_ready(page) == "ready", (lang, name)
+                assert page.get_attribute("html", "lang") == lang
+                field, value = OFFLINE_INPUT[name]
+                change_input_and_wait(page, field, value)
+                assert page.locator(".nfg-calc__outputs:not([hidden]) dd[data-value]").count() > 0
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+class _SwitchableHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves whichever build `state["dir"]` names, under /nfg/ (a new deployment in place)."""
+
+    state: dict[str, str] = {}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript",
+                      ".js": "text/javascript", ".whl": "application/zip"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, directory=self.state["dir"], **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        if path.startswith("/nfg/"):
+            path = "/" + path[len("/nfg/"):]
+        return super().translate_path(path)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")  # a deployment is seen at once
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def two_builds(browser_site: Any, tmp_path: Path) -> Iterator[tuple[str, dict[str, str], Path,
+                                                                   Path]]:
+    """Build A (the site as built) and build B (one page changed, its service worker regenerated
+    by the build's own last step), served in turn on one origin (a deployment in place)."""
+    sw_builder = _load("nfg_build_service_worker_test",
+                       ROOT / "scripts" / "build_service_worker.py")
+    build_a = tmp_path / "a"
+    build_b = tmp_path / "b"
+    shutil.copytree(browser_site.site_dir, build_a, symlinks=True)
+    shutil.copytree(browser_site.site_dir, build_b, symlinks=True)
+    page_b = build_b / "guide" / "memory" / "index.html"
+    page_b.write_text(page_b.read_text(encoding="utf-8").replace(
+        "</h1>", ' <span id="nfg-build-b">B</span></h1>', 1), encoding="utf-8")
+    sw_builder.write(build_b)
+    # a later deployment: without a newer Last-Modified, http.server answers the browser's
+    # update check with 304 (the copies were made within the same second)
+    later = (build_a / "sw.js").stat().st_mtime + 60
+    os.utime(build_b / "sw.js", (later, later))
+    handler = type("Handler", (_SwitchableHandler,), {"state": {"dir": str(build_a)}})
+    server = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/nfg/"
+    try:
+        yield base_url, handler.state, build_a, build_b
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _cache_name(site_dir: Path) -> str:
+    match = re.search(r'const CACHE = "([^"]+)"', (site_dir / "sw.js").read_text(encoding="utf-8"))
+    assert match
+    return match.group(1)
+
+
+def test_a_new_build_replaces_the_cache_as_a_whole(two_builds: Any, chromium: Any) -> None:
+    base_url, state, build_a, build_b = two_builds
+    cache_a, cache_b = _cache_name(build_a), _cache_name(build_b)
+    assert cache_a != cache_b
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base_url + "guide/memory/")
+        wait_controlled(page)
+        assert cache_names(page) == [cache_a]
+        assert page.evaluate(SW_CACHE_NAME_JS) == cache_a
+
+        state["dir"] = str(build_b)  # deploy build B
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        poll(page, "navigator.serviceWorker.getRegistration().then(r => !!r.waiting)")
+        # while a page of build A is open, build A serves it, whole and unchanged
+        page.reload()
+        assert page.locator("#nfg-build-b").count() == 0
+        assert sorted(cache_names(page)) == sorted([cache_a, cache_b])
+        page.close()  # no page of build A left: build B's worker activates
+
+        # watch from a page of this origin OUTSIDE the worker's scope (not a client of build A,
+        # so it does not keep build A's worker in charge)
+        page = context.new_page()
+        page.goto(base_url.replace("/nfg/", "/outside-the-scope"))
+        poll(page, "cache => caches.keys().then(k => k.length === 1 && k[0] === cache)", cache_b)
+        page.goto(base_url + "reference/chips/")
+        assert page.evaluate(SW_CACHE_NAME_JS) == cache_b
+        context.set_offline(True)
+        page.goto(base_url + "guide/memory/")
+        assert page.locator("#nfg-build-b").count() == 1  # build B, from build B's cache
+    finally:
+        context.close()
+
+
+def test_built_pages_do_not_name_the_site_url_host(browser_site: Any) -> None:
+    """canonical and hreflang links are page-relative: served elsewhere, nothing points back."""
+    host = re.escape(browser_site.base_url.split("/nfg/")[0])
+    for html in sorted(browser_site.site_dir.rglob("*.html")):
+        text = html.read_text(encoding="utf-8")
+        found = re.findall(rf'(?:href|src)="{host}[^"]*"', text)
+        assert not found, (html, found[:3])
+    sw = (browser_site.site_dir / "sw.js").read_text(encoding="utf-8")
+    assert not re.search(host, sw)
+
+
+def test_served_from_another_host_no_errors(browser_site: Any, chromium: Any,
+                                            tmp_path: Path) -> None:
+    """The same build served on another origin (and at the site root): no console errors and no
+    request to SITE_URL's origin (before: the language selector fetched its sitemaps there)."""
+    handler = type("Handler", (_SwitchableHandler,), {"state": {"dir": str(browser_site.site_dir)}})
+    server = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    other = f"http://localhost:{server.server_address[1]}/nfg/"
+    site_origin = browser_site.base_url.split("/nfg/")[0]
+    context = chromium.new_context(service_workers="block")
+    errors: list[str] = []
+    foreign: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        context.on("request", lambda r: foreign.append(r.url)
+                   if r.url.startswith(site_origin) else None)
+        for path in ("", "ja/guide/memory/", "es/reference/chips/"):
+            page.goto(other + path, wait_until="networkidle")
+        assert not foreign, foreign
+        assert not errors, errors
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
