@@ -61,7 +61,8 @@ def perf(params: Mapping[str, Any]) -> dict[str, Any]:
     from .price import hourly_price
 
     inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "dtype", "kv_dtype", "batch",
-                                "input_len", "output_len", "tp", "region", "price_kind"))
+                                "input_len", "output_len", "tp", "region", "price_kind",
+                                "framework", "compiled_batch", "compiled_seq_len"))
     model = inputs.model(params)
     instance = _instance(params)
     hourly = hourly_price(instance.id, _region(params), _price_kind(params))
@@ -76,7 +77,19 @@ def perf(params: Mapping[str, Any]) -> dict[str, Any]:
         tp=inputs.optional_integer(params, "tp"),
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
+        framework=_framework(params, "inference"),
+        compiled_batch=inputs.optional_integer(params, "compiled_batch"),
+        compiled_seq_len=inputs.optional_integer(params, "compiled_seq_len"),
     ).as_dict()
+
+
+def _framework(params: Mapping[str, Any], phase: str) -> str | None:
+    """The framework id (checked against data/frameworks.toml) or None for the default."""
+    from .frameworks import ids
+
+    if not inputs.present(params, "framework"):
+        return None
+    return inputs.choice(params, "framework", ids(phase))
 
 
 def train(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,7 +97,8 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
     from .price import hourly_price
 
     inputs.check_known(params, (*inputs.MODEL_FIELDS, "instance", "count", "tokens", "seq_len",
-                                "mfu", "dtype", "region", "price_kind"))
+                                "mfu", "dtype", "region", "price_kind", "framework",
+                                "recompute"))
     model = inputs.model(params)
     instance = _instance(params)
     hourly = hourly_price(instance.id, _region(params), _price_kind(params))
@@ -99,6 +113,9 @@ def train(params: Mapping[str, Any]) -> dict[str, Any]:
         mfu=mfu,
         usd_per_hour=hourly.usd_per_hour,
         price_missing_reason=hourly.missing_reason,
+        framework=_framework(params, "training"),
+        recompute=inputs.choice(params, "recompute", ("none", "selective", "full"))
+        if inputs.present(params, "recompute") else None,
     ).as_dict()
 
 
@@ -162,7 +179,7 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
 
     inputs.check_known(params, (*inputs.MODEL_FIELDS, "instances", "region", "hours",
                                 "price_kind", "dtype", "kv_dtype", "batch", "input_len",
-                                "output_len"))
+                                "output_len", "framework"))
     region = _region(params)
     hours = inputs.number(params, "hours", maximum=inputs.MAX_HOURS, default=1.0)
     kind = _price_kind(params)
@@ -173,6 +190,7 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
     batch = inputs.integer(params, "batch", default=1)
     input_len = inputs.integer(params, "input_len", default=128) if with_model else 0
     output_len = inputs.integer(params, "output_len", default=128) if with_model else 0
+    framework = _framework(params, "inference")
     rows: list[dict[str, Any]] = []
     for instance_id in _instance_list(params):
         instance = data.instance(instance_id)
@@ -185,18 +203,20 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
                     input_len=input_len, output_len=output_len, tp=None,
                     usd_per_hour=row["usd_per_hour"],
                     price_missing_reason=row["price_missing_reason"],
+                    framework=framework,
                 )
                 row.update(
                     tp_degree=speed.tp_degree, fits=speed.fits, ttft_s=speed.ttft_s,
                     tpot_s=speed.tpot_s, output_tokens_per_s=speed.output_tokens_per_s,
                     usd_per_million_output_tokens=speed.usd_per_million_output_tokens,
-                    perf_error=None,
+                    perf_error=None, framework=speed.framework, error_band=speed.error_band,
+                    basis=speed.basis,
                 )
             except CalcError as error:
                 row.update(
                     tp_degree=None, fits=False, ttft_s=None, tpot_s=None,
                     output_tokens_per_s=None, usd_per_million_output_tokens=None,
-                    perf_error=error.key,
+                    perf_error=error.key, framework=None, error_band=None, basis=None,
                 )
         rows.append(row)
     return {
@@ -211,9 +231,14 @@ def compare(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def listing(params: Mapping[str, Any]) -> dict[str, Any]:
     inputs.check_known(params, ("what",))
-    what = inputs.choice(params, "what", ("models", "instances", "chips"))
+    what = inputs.choice(params, "what", ("models", "instances", "chips", "frameworks"))
     items: list[dict[str, str]] = []
-    if what == "models":
+    if what == "frameworks":
+        from .frameworks import all_frameworks, describe
+
+        for framework in all_frameworks().values():
+            items.append({"id": framework.id, "description": describe(framework)})
+    elif what == "models":
         for raw in data.records("models"):
             items.append({"id": str(raw["id"]), "description": _describe_model(raw)})
     elif what == "instances":

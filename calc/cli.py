@@ -26,9 +26,11 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
                                 "seq-len": True, "tp": True}),
     "perf": ("perf", True, {"instance": True, "dtype": True, "kv-dtype": True, "batch": True,
                             "input-len": True, "output-len": True, "tp": True, "region": True,
-                            "price-kind": True}),
+                            "price-kind": True, "framework": True, "compiled-batch": True,
+                            "compiled-seq-len": True}),
     "train": ("train", True, {"instance": True, "count": True, "tokens": True, "seq-len": True,
-                              "mfu": True, "dtype": True, "region": True, "price-kind": True}),
+                              "mfu": True, "dtype": True, "region": True, "price-kind": True,
+                              "framework": True, "recompute": True}),
     "train-memory": ("train_memory", True, {"instance": True, "count": True, "recipe": True,
                                             "zero": True, "recompute": True, "sp": False,
                                             "tp": True, "pp": True, "dp": True, "batch": True,
@@ -37,7 +39,8 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
                                "price-kind": True}),
     "compare": ("compare", True, {"instances": True, "region": True, "hours": True,
                                   "price-kind": True, "dtype": True, "kv-dtype": True,
-                                  "batch": True, "input-len": True, "output-len": True}),
+                                  "batch": True, "input-len": True, "output-len": True,
+                                  "framework": True}),
 }
 
 
@@ -62,7 +65,7 @@ def build_parser() -> OneLineParser:
                                  action="store_const", const=True)
         sub.add_argument("--json", action="store_true", help="print the result as one JSON object")
     listing = commands.add_parser("list")
-    listing.add_argument("what", choices=("models", "instances", "chips"))
+    listing.add_argument("what", choices=("models", "instances", "chips", "frameworks"))
     listing.add_argument("--json", action="store_true")
     return parser
 
@@ -80,6 +83,10 @@ def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
 def _format(value: Any, field: str) -> str:
     if value is None:
         return "n/a"
+    if isinstance(value, dict):  # e.g. error_band: {field: [low, high]}
+        return "; ".join(f"{name} {_format(part, name)}" for name, part in value.items())
+    if isinstance(value, list):
+        return " – ".join(_format(part, field) for part in value)
     if isinstance(value, bool) or isinstance(value, str):
         return str(value)
     if field.endswith("_bytes") and isinstance(value, int | float):
@@ -99,11 +106,13 @@ SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
                "headroom_per_core_bytes", "fits", "head_padding", "min_tp_degree",
                "recommended_tp_degree",
                "max_batch", "max_seq_len", "kv_rule"),
-    "perf": ("tp_degree", "ttft_s", "tpot_s", "output_tokens_per_s_per_replica", "replicas",
-             "output_tokens_per_s", "prefill_bound", "decode_bound",
-             "usd_per_million_output_tokens", "price_missing_reason"),
-    "train": ("total_flops", "peak_flops_per_s", "mfu", "time_s", "time_h", "tokens_per_s",
-              "cost_usd", "price_missing_reason"),
+    "perf": ("framework", "tp_degree", "ttft_s", "tpot_s", "output_tokens_per_s_per_replica",
+             "replicas", "output_tokens_per_s", "output_tokens_per_s_per_user", "prefill_bound",
+             "decode_bound", "usd_per_million_output_tokens", "price_missing_reason",
+             "error_band", "basis", "basis_measurement_id"),
+    "train": ("framework", "recompute", "total_flops", "peak_flops_per_s", "mfu", "time_s",
+              "time_h", "tokens_per_s", "cost_usd", "price_missing_reason", "error_band",
+              "basis"),
     "train_memory": ("weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
                      "activation_bytes", "overhead_bytes", "per_device_bytes",
                      "capacity_per_device_bytes", "headroom_per_device_bytes", "fits"),

@@ -31,6 +31,8 @@ LIMITS: dict[str, int] = {
     "experts": 65_536,
     "active_experts": 65_536,
     "tp": 65_536,
+    "compiled_batch": 1_048_576,
+    "compiled_seq_len": 16_777_216,
     "dp": 1_048_576,
     "count": 1_000_000,
     "tokens": 10**18,
