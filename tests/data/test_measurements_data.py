@@ -17,9 +17,9 @@ import pytest
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 FRAMEWORK_IDS = {
-    "nxd-inference", "vllm-neuron", "tgi-neuron", "transformers-neuronx", "vllm-gpu", "tensorrt-llm",
-    "sglang-gpu", "nxd-training", "neuronx-nemo-megatron", "pytorch-neuron", "nemo-gpu", "fsdp-gpu",
-    "fastertransformer",
+    "nxd-inference", "vllm-neuron", "tgi-neuron", "transformers-neuronx", "vllm-gpu",
+    "tensorrt-llm", "sglang-gpu", "nxd-training", "neuronx-nemo-megatron", "pytorch-neuron",
+    "nemo-gpu", "fsdp-gpu", "fastertransformer",
 }
 MODES = {"static", "serving"}
 

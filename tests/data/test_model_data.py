@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 # ids measurement records may use before other branches add them (allow-list owned by meas)
 from test_measurements_data import (
     MEASUREMENT_INSTANCE_IDS_NOT_IN_DATA,
