@@ -98,10 +98,13 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert meas["latency_stat"] in {"mean", "p50"}
     if "mfu" in meas:
         assert 0 < meas["mfu"] < 1
-    for field in ("concurrency", "request_rate_per_s", "compiled_batch", "seq_bucket", "ep"):
+    for field in ("concurrency", "compiled_batch", "seq_bucket", "ep"):
         if field in meas:
             assert isinstance(meas[field], int) and not isinstance(meas[field], bool)
             assert meas[field] > 0, field
+    if "request_rate_per_s" in meas:
+        rate = meas["request_rate_per_s"]
+        assert isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0
     if meas.get("kind") == "training":
         assert {"tokens_per_s", "seq_len"} <= meas.keys()
 
