@@ -24,7 +24,7 @@ throughput = output tokens/s, training = tokens/s).
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import data, dtypes, frameworks, serving, serving_band, training_speed
@@ -46,6 +46,7 @@ FITTED_IDS = (
 )
 SIGNIFICANT_DIGITS = 4
 MIN_GROUP_ROWS = 4
+MIN_FRAMEWORK_ROWS = 8
 MIN_FAMILY_POINTS = 5
 ETA_GRID = tuple(step / 200 for step in range(1, 201))
 ALTERNATIONS = 3
@@ -63,6 +64,11 @@ LEGACY_FRAMEWORKS: dict[str, str] = {
     "NVIDIA NIM 1.8.0": "tensorrt-llm",
     "neuronx-distributed": "nxd-training",
 }
+
+
+def framework_prefix(framework_id: str, group: str) -> str:
+    """Assumption-id prefix of a framework's own constants on a hardware group."""
+    return f"{framework_id.replace('-', '_')}_{group.replace('-', '_')}_"
 
 
 def fitted_ids(group: str) -> tuple[str, ...]:
@@ -109,7 +115,8 @@ class Case:
     compiled_seq_len: int | None
     ttft_s: float | None
     tpot_s: float | None
-    output_tokens_per_s: float | None
+    output_tokens_per_s: float | None      # per replica (published total / dp)
+    request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
 
     @property
     def group(self) -> str:
@@ -133,10 +140,37 @@ def _optional_int(value: Any) -> int | None:
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def cases(uses: tuple[str, ...] = SCORED_USES) -> list[Case]:
+def scored_use(raw: Mapping[str, Any]) -> str | None:
+    """The row's scoring use: its `use`, or `use_pending` for a reference row that the engine can
+    now score (meas marks rows that wait for the serving model or for a model/instance preset)."""
+    use = raw.get("use")
+    if use in SCORED_USES:
+        return str(use)
+    pending = raw.get("use_pending")
+    if use == "reference" and pending in SCORED_USES:
+        return str(pending)
+    return None
+
+
+def _offered_concurrency(rate: float, case: "Case", constants: "Constants") -> int:
+    """Requests in flight at an offered request rate (open loop, per replica): Little's law
+    C = rate × e2e(C), iterated from C = 1."""
+    concurrency = 1
+    for _ in range(12):
+        trial = replace(case, batch=concurrency, request_rate_per_s=None)
+        e2e = _serve(trial, constants).e2e_s
+        wanted = max(1, min(4096, round(rate * e2e)))
+        if wanted == concurrency:
+            break
+        concurrency = wanted
+    return concurrency
+
+
+def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
     found: list[Case] = []
     for raw in data.records("measurements"):
-        if raw.get("kind", "inference") != "inference" or raw.get("use") not in uses:
+        use = scored_use(raw) if set(uses) <= set(SCORED_USES) else raw.get("use")
+        if raw.get("kind", "inference") != "inference" or use not in uses:
             continue
         needed = ("model", "instance", "tp", "input_len", "output_len", "dtype")
         if any(not isinstance(raw.get(name), int | str) for name in needed):
@@ -148,20 +182,34 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list[Case]:
         model_id, instance_id = str(raw["model"]), str(raw["instance"])
         if data.record("models", model_id) is None or data.record("instances", instance_id) is None:
             continue
+        framework = frameworks.get(framework_id)
         mode = raw.get("mode")
+        replicas = _optional_int(raw.get("dp")) or 1
         concurrency = _optional_int(raw.get("concurrency"))
-        batch = concurrency if mode == "serving" and concurrency else _optional_int(raw.get("batch"))
+        rate = _float(raw.get("request_rate_per_s"))
+        if mode == "serving" and concurrency:
+            batch: int | None = -(-concurrency // replicas)
+        elif mode == "serving" and rate:
+            batch = 1
+        else:
+            batch = _optional_int(raw.get("batch"))
         if batch is None:
             continue
-        framework = frameworks.get(framework_id)
-        if mode == "static" and framework.batching == "continuous" and batch > 1:
+        if mode == "static" and framework.batching == "continuous":
             framework = replace(framework, batching="static")
+        output_len = int(raw["output_len"])
+        ttft, tpot = _float(raw.get("ttft_s")), _float(raw.get("tpot_s"))
+        per_token = _float(raw.get("e2e_per_output_token_s"))
+        if tpot is None and per_token is not None and ttft is not None and output_len > 1:
+            tpot = (per_token * output_len - ttft) / (output_len - 1)
+            tpot = tpot if tpot > 0 else None
         kv = raw.get("kv_dtype")
         sources = raw.get("sources") or ["?"]
+        rate_total = _float(raw.get("output_tokens_per_s"))
         found.append(
             Case(
                 id=str(raw["id"]),
-                use=str(raw["use"]),
+                use=str(use),
                 source=str(sources[0]),
                 model=data.model(model_id),
                 instance=data.instance(instance_id),
@@ -169,15 +217,16 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list[Case]:
                 tp=int(raw["tp"]),
                 batch=batch,
                 input_len=int(raw["input_len"]),
-                output_len=int(raw["output_len"]),
+                output_len=output_len,
                 dtype=dtype,
                 kv_dtype=str(kv) if isinstance(kv, str) and kv in dtypes.KV_DTYPES
                 else dtypes.default_kv_dtype(dtype),
                 compiled_batch=_optional_int(raw.get("compiled_batch")),
-                compiled_seq_len=_optional_int(raw.get("compiled_seq_len")),
-                ttft_s=_float(raw.get("ttft_s")),
-                tpot_s=_float(raw.get("tpot_s")),
-                output_tokens_per_s=_float(raw.get("output_tokens_per_s")),
+                compiled_seq_len=_optional_int(raw.get("seq_bucket")),
+                ttft_s=ttft,
+                tpot_s=tpot,
+                output_tokens_per_s=None if rate_total is None else rate_total / replicas,
+                request_rate_per_s=None if rate is None or concurrency else rate / replicas,
             )
         )
     return found
@@ -192,8 +241,11 @@ class Constants:
     steps: Mapping[tuple[str, str], float]
     training: Mapping[tuple[str, str], float]
     fitted_on: Mapping[str, tuple[str, ...]]
+    framework_groups: Mapping[tuple[str, str], Efficiency] = field(default_factory=dict)
 
-    def efficiency(self, group: str) -> Efficiency:
+    def efficiency(self, group: str, framework: str | None = None) -> Efficiency:
+        if framework is not None and (framework, group) in self.framework_groups:
+            return self.framework_groups[(framework, group)]
         chain = group
         while chain not in self.groups and chain in serving.GROUP_FALLBACK:
             chain = serving.GROUP_FALLBACK[chain]
@@ -221,8 +273,15 @@ def stored_constants() -> Constants:
             groups[group] = Efficiency.from_data(group)
     steps: dict[tuple[str, str], float] = {}
     training: dict[tuple[str, str], float] = {}
+    framework_groups: dict[tuple[str, str], Efficiency] = {}
     for framework in frameworks.all_frameworks().values():
         for group in GROUPS:
+            prefix = framework_prefix(framework.id, group)
+            if data.record("assumptions", f"{prefix}{FITTED_IDS[0]}") is not None:
+                framework_groups[(framework.id, group)] = Efficiency(*(
+                    data.assumption_value(f"{prefix}{name}") for name in (
+                        "decode_memory_efficiency", "prefill_compute_efficiency",
+                        "collective_hop_latency_s", "prefill_fixed_latency_s")))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -232,13 +291,26 @@ def stored_constants() -> Constants:
     return Constants(groups, steps, training, {})
 
 
-def estimate(case: Case, constants: Constants) -> dict[str, float]:
+def _serve(case: Case, constants: Constants) -> serving.Serving:
     group = case.group
-    result = serving.serve(
-        case.model, case.instance, case.framework, constants.efficiency(group),
+    return serving.serve(
+        case.model, case.instance, case.framework,
+        constants.efficiency(group, case.framework.id),
         constants.step(case.framework, group), tp=case.tp, dtype=case.dtype,
         kv_dtype=case.kv_dtype, work=case.work,
     )
+
+
+def resolved(case: Case, constants: Constants) -> Case:
+    """An open-loop row with its concurrency from the offered rate (Little's law)."""
+    if case.request_rate_per_s is None:
+        return case
+    return replace(case, batch=_offered_concurrency(case.request_rate_per_s, case, constants),
+                   request_rate_per_s=None)
+
+
+def estimate(case: Case, constants: Constants) -> dict[str, float]:
+    result = _serve(resolved(case, constants), constants)
     return {"ttft_s": result.ttft_s, "tpot_s": result.tpot_s,
             "output_tokens_per_s": result.output_tokens_per_s_per_replica}
 
@@ -301,7 +373,9 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
         columns: list[list[float]] = [[], []] + [[] for _ in names]
         target: list[float] = []
         weights: list[float] = []
+        current = Constants({"x": efficiency}, {}, {}, {})
         for case in decode_rows:
+            case = resolved(case, replace(current, groups={case.group: efficiency}))
             step_now = steps.get(case.framework.id, 0.0)
             modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
                                      step_now, tp=case.tp, dtype=case.dtype,
@@ -352,6 +426,7 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         return efficiency
     prepared = []
     for case in prefill_rows:
+        case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
         modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
                                  steps.get(case.framework.id, 0.0), tp=case.tp, dtype=case.dtype,
                                  kv_dtype=case.kv_dtype, work=case.work)
@@ -379,6 +454,7 @@ def fit(rows: Sequence[Case] | None = None,
     groups: dict[str, Efficiency] = {}
     steps: dict[tuple[str, str], float] = {}
     fitted_on: dict[str, tuple[str, ...]] = {}
+    framework_groups: dict[tuple[str, str], Efficiency] = {}
     order = sorted(GROUPS, key=lambda g: (g == "trainium3", g == "trainium2"))
     for group in order:
         group_rows = [c for c in rows if c.group == group]
@@ -397,9 +473,17 @@ def fit(rows: Sequence[Case] | None = None,
         for name, value in group_steps.items():
             steps[(name, group)] = value
         fitted_on[group] = tuple(c.id for c in group_rows)
+        for name in sorted({c.framework.id for c in group_rows}):
+            own = [c for c in group_rows if c.framework.id == name]
+            if len([c for c in own if c.tpot_s]) < MIN_FRAMEWORK_ROWS:
+                continue
+            own_efficiency, own_steps = _fit_group(own, None, {})
+            framework_groups[(name, group)] = own_efficiency
+            steps[(name, group)] = own_steps.get(name, 0.0)
+            fitted_on[f"{name}/{group}"] = tuple(c.id for c in own)
     training_rows = list(training_speed.cases() if training_rows is None else training_rows)
     training = training_speed.fit(training_rows)
-    return Constants(groups, steps, training, fitted_on)
+    return Constants(groups, steps, training, fitted_on, framework_groups)
 
 
 # ---------------------------------------------------------------- cross-validation

@@ -132,7 +132,7 @@ def perf(
                         {"min": batch, "max": compiled_batch, "value": compiled_batch})
     group = serving.hardware_group(instance)
     constants = _constants()
-    efficiency = efficiency or constants.efficiency(group)
+    efficiency = efficiency or constants.efficiency(group, chosen.id)
     step_fixed = constants.step(chosen, group)
     framework_calibrated = (chosen.id, group) in constants.steps
     kv_dtype = kv_dtype or dtypes.default_kv_dtype(dtype)

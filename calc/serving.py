@@ -19,12 +19,13 @@ per-request prefill latency of the hardware group.
 Buckets: a framework with bucketing pads the batch to the compiled batch and sequence lengths to
 the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length).
 Static batching: TTFT = prefill(batch); TPOT = step(batch); e2e = TTFT + (s_out − 1) · TPOT.
-Continuous batching at concurrency C (requests in flight, closed loop):
-  cycle = C · t_prefill(1 request) + (s_out − 1) · t_step(C)      (per request lifetime)
-  throughput per replica = C · s_out / cycle;  ρ = C · t_prefill / cycle (engine share of prefill)
-  TTFT = t_prefill + (C − 1)/C · (t_step / 2 + ρ/(1 − ρ) · t_prefill / 2)   (wait for the running
-         step, then for queued prefills; first order)
-  TPOT = (cycle − TTFT) / (s_out − 1)
+Continuous batching at concurrency C (requests in flight, closed loop), of which
+B = min(C, compiled batch) run and the rest wait for a slot:
+  cycle = B · t_prefill(1 request) + (s_out − 1) · t_step(B, padded)   (a running request's life)
+  throughput per replica = B · s_out / cycle;  ρ = B · t_prefill / cycle (engine share of prefill)
+  wait  = (B − 1)/B · (t_step / 2 + ρ/(1 − ρ) · t_prefill / 2)   (the running step, then queued
+          prefills; first order)  +  (C − B) · cycle / B   (waiting for a slot)
+  TTFT = t_prefill + wait;  TPOT = (cycle − t_prefill − running wait) / (s_out − 1)
 """
 
 from dataclasses import dataclass
@@ -163,14 +164,16 @@ def attention_width(model: ModelSpec, tp: int) -> int:
 
 
 def seq_bucket(length: int, framework: Framework | None, compiled: int | None = None) -> int:
-    """The sequence length a compiled graph runs for `length` tokens."""
-    if compiled is not None:
-        return max(length, compiled)
+    """The sequence length a compiled graph runs for `length` tokens: the next power-of-two
+    bucket from the framework's minimum (capped at the compiled maximum `compiled` when that
+    covers the request); frameworks without bucketing run the length itself."""
     if framework is None or not framework.bucketing:
         return length
     bucket = max(1, framework.bucket_min_tokens)
     while bucket < length:
         bucket *= 2
+    if compiled is not None and compiled >= length:
+        bucket = min(bucket, compiled)
     return bucket
 
 
@@ -291,7 +294,10 @@ def serve(
     step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
 ) -> Serving:
     out = max(1, work.output_len)
-    padded_batch = batch_bucket(work.batch, framework, work.compiled_batch)
+    active = work.batch
+    if framework.batching == "continuous" and work.compiled_batch is not None:
+        active = min(work.batch, work.compiled_batch)
+    padded_batch = batch_bucket(active, framework, work.compiled_batch)
     padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len)
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len)
     decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
@@ -301,15 +307,16 @@ def serve(
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=1,
                                    input_len=padded_input)
         prefill_s = prefill.time_s(efficiency, step_fixed)
-        concurrency = work.batch
-        cycle = concurrency * prefill_s + (out - 1) * step
-        share = concurrency * prefill_s / cycle
-        wait = (concurrency - 1) / concurrency * (
+        cycle = active * prefill_s + (out - 1) * step
+        share = active * prefill_s / cycle
+        wait = (active - 1) / active * (
             step / 2 + share / max(1e-9, 1.0 - share) * prefill_s / 2
         )
-        ttft = prefill_s + wait
-        tpot = (cycle - ttft) / (out - 1) if out > 1 else step
-        e2e = cycle
+        slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
+        ttft = prefill_s + wait + slot_wait
+        tpot = (cycle - prefill_s - wait) / (out - 1) if out > 1 else step
+        e2e = cycle + slot_wait
+        wait += slot_wait
     else:
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
                                    input_len=padded_input)
