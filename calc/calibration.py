@@ -159,7 +159,8 @@ def _offered_concurrency(rate: float, case: "Case", constants: "Constants") -> i
     for _ in range(12):
         trial = replace(case, batch=concurrency, request_rate_per_s=None)
         e2e = _serve(trial, constants).e2e_s
-        wanted = max(1, min(4096, round(rate * e2e)))
+        limit = case.compiled_batch or case.framework.default_max_batch or 4096
+        wanted = max(1, min(limit, round(rate * e2e)))
         if wanted == concurrency:
             break
         concurrency = wanted
@@ -225,7 +226,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 compiled_seq_len=_optional_int(raw.get("seq_bucket")),
                 ttft_s=ttft,
                 tpot_s=tpot,
-                output_tokens_per_s=None if rate_total is None else rate_total / replicas,
+                output_tokens_per_s=None if rate_total is None
+                else rate_total / min(replicas, concurrency or replicas),
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
             )
         )

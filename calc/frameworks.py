@@ -29,6 +29,7 @@ class Framework:
     calibration_proxy: str
     default_recompute: str
     sdk_note: str
+    default_max_batch: int | None = None
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -56,6 +57,8 @@ def all_frameworks() -> dict[str, Framework]:
             calibration_proxy=str(raw.get("calibration_proxy", "")),
             default_recompute=str(raw.get("default_recompute", "none")),
             sdk_note=str(raw.get("sdk_note", "")),
+            default_max_batch=int(raw["default_max_batch"]) if "default_max_batch" in raw
+            else None,
         )
     return found
 

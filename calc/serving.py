@@ -295,8 +295,9 @@ def serve(
 ) -> Serving:
     out = max(1, work.output_len)
     active = work.batch
-    if framework.batching == "continuous" and work.compiled_batch is not None:
-        active = min(work.batch, work.compiled_batch)
+    limit = work.compiled_batch or framework.default_max_batch
+    if framework.batching == "continuous" and limit is not None:
+        active = min(work.batch, limit)
     padded_batch = batch_bucket(active, framework, work.compiled_batch)
     padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len)
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len)
