@@ -290,7 +290,7 @@ def stored_constants() -> Constants:
             train_id = training_speed.efficiency_assumption_id(framework.id, group)
             if data.record("assumptions", train_id) is not None:
                 training[(framework.id, group)] = data.assumption_value(train_id)
-    return Constants(groups, steps, training, {})
+    return Constants(groups, steps, training, {}, framework_groups)
 
 
 def _serve(case: Case, constants: Constants) -> serving.Serving:

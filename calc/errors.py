@@ -55,4 +55,6 @@ _ENGLISH: dict[str, str] = {
     "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
     "bad_argument": "{value}",
     "internal_error": "internal error: {value}",
+    "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
+    "{allowed}",
 }
