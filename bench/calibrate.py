@@ -29,8 +29,9 @@ step cost tensorrt-llm on gpu: 0.006169 s
 step cost tgi-neuron on neuron-v2: 0 s
 step cost transformers-neuronx on neuron-v2: 0.003267 s
 step cost vllm-neuron on trainium2: 0.01676 s
-training efficiency neuronx-nemo-megatron on neuron-v2: 0.3385
-training efficiency nxd-training on neuron-v2: 0.3237
+training attention relative efficiency: 0.55
+training efficiency neuronx-nemo-megatron on neuron-v2: 0.3812
+training efficiency nxd-training on neuron-v2: 0.3665
 
 family (chip/framework/phase)                           n src  median     p90   cover  status
 inferentia2/tgi-neuron/decode                          47   7  50.2% 125.0%  59.6%  misses
@@ -47,8 +48,8 @@ nvidia-h100-80gb/tensorrt-llm/throughput               31   2  11.1%  51.7%  93.
 nvidia-h200-141gb/tensorrt-llm/decode                  30   1  24.6%  35.4% 100.0%  misses
 nvidia-h200-141gb/tensorrt-llm/prefill                 30   1  27.0%  50.0%  96.7%  misses
 nvidia-h200-141gb/tensorrt-llm/throughput              30   1  11.4%  55.4%  96.7%  misses
-trainium/neuronx-nemo-megatron/training                 4   2  58.0%  86.6%   0.0%  thin
-trainium/nxd-training/training                         21   6   9.4%  19.7%  76.2%  meets
+trainium/neuronx-nemo-megatron/training                 4   2  56.1%  83.6%   0.0%  thin
+trainium/nxd-training/training                         21   6   8.1%  25.8%  76.2%  misses
 trainium/tgi-neuron/decode                             21   3  27.3%  68.2%  57.1%  misses
 trainium/tgi-neuron/prefill                            22   3  44.9%  95.6%  54.5%  misses
 trainium/tgi-neuron/throughput                         22   3  58.3%  81.7%  36.4%  misses
@@ -100,6 +101,9 @@ def report_lines(constants: Constants, points: list[calibration.Point]) -> list[
     for (framework, group), value in sorted(constants.steps.items()):
         lines.append(f"step cost {framework} on {group}: {value:g} s")
     for (framework, group), value in sorted(constants.training.items()):
+        if (framework, group) == training_speed.ATTENTION_KEY:
+            lines.append(f"training attention relative efficiency: {value:g}")
+            continue
         lines.append(f"training efficiency {framework} on {group}: {value:g}")
     lines += ["", f"{'family (chip/framework/phase)':<52} {'n':>4} {'src':>3} {'median':>7} {'p90':>7} {'cover':>7}  status"]
     for stats in calibration.family_stats(points):
@@ -233,6 +237,11 @@ def write_assumptions(constants: Constants) -> None:
         generated.append(_new_record(serving.step_assumption_id(framework, group), value, "s",
                                      "group", fitted_on, f"Per-step fixed cost of {framework} on the {group} group: scheduler, sampling, graph launch and host-device sync beyond the roofline, fitted on its decode rows (TPOT)."))
     for (framework, group), value in sorted(constants.training.items()):
+        if (framework, group) == training_speed.ATTENTION_KEY:
+            rows = [c.id for c in training_speed.cases()]
+            generated.append(_new_record(training_speed.ATTENTION_EFFICIENCY_ID, value, "fraction",
+                                         "training", rows, "Efficiency of attention FLOPs relative to the dense matmuls in training (FlashAttention-2 reports attention well below GEMM efficiency). Fitted: the grid value (0.30-1.00) that makes each framework's runs at different sequence lengths agree best."))
+            continue
         rows = [c.id for c in training_speed.cases()
                 if c.framework.id == framework and serving.hardware_group(c.instance) == group]
         generated.append(_new_record(training_speed.efficiency_assumption_id(framework, group),

@@ -290,6 +290,8 @@ def stored_constants() -> Constants:
             train_id = training_speed.efficiency_assumption_id(framework.id, group)
             if data.record("assumptions", train_id) is not None:
                 training[(framework.id, group)] = data.assumption_value(train_id)
+    if data.record("assumptions", training_speed.ATTENTION_EFFICIENCY_ID) is not None:
+        training[training_speed.ATTENTION_KEY] = training_speed.attention_relative_efficiency()
     return Constants(groups, steps, training, {}, framework_groups)
 
 

@@ -6,13 +6,15 @@ Per token of sequence length s (N = active parameters, L layers, h hidden):
   recompute FLOPs      = none: 0 · selective: 4·L·h·s (attention scores again) ·
                          full: 2·N + 4·L·h·s (one more forward pass)
   weighted FLOPs       = (6·N + dense recompute) + (12·L·h·s + attention recompute) / a
-                         (a = attention efficiency relative to the dense matmuls, an assumption)
+                         (a = attention efficiency relative to the dense matmuls, fitted: the
+                         grid value that makes a framework's runs at different lengths agree)
   tokens/s             = efficiency × instances × headline peak / weighted FLOPs
 efficiency: fitted per (framework, hardware group) = median over measured runs of
 weighted FLOPs × tokens/s / (instances × peak); where a framework has no runs, its calibration
 proxy's, else the MFU preset of the instance kind.
 """
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ from .specs import InstanceSpec, ModelSpec
 
 RECOMPUTE_MODES = ("none", "selective", "full")
 ATTENTION_EFFICIENCY_ID = "training_attention_relative_efficiency"
+ATTENTION_KEY = ("attention", "all")        # where fit() keeps the fitted a
+ATTENTION_GRID = tuple(step / 20 for step in range(6, 21))   # 0.30 .. 1.00
 
 
 def efficiency_assumption_id(framework_id: str, group: str) -> str:
@@ -43,7 +47,8 @@ class TokenFlops:
     weighted: float     # dense + attention / a
 
 
-def token_flops(model: ModelSpec, seq_len: int, recompute: str) -> TokenFlops:
+def token_flops(model: ModelSpec, seq_len: int, recompute: str,
+                attention_efficiency: float | None = None) -> TokenFlops:
     dense = 6.0 * model.active_params
     attention = 12.0 * model.layers * model.hidden * seq_len
     model_flops = dense + attention
@@ -52,7 +57,9 @@ def token_flops(model: ModelSpec, seq_len: int, recompute: str) -> TokenFlops:
     elif recompute == "full":
         dense += 2.0 * model.active_params
         attention += 4.0 * model.layers * model.hidden * seq_len
-    weighted = dense + attention / attention_relative_efficiency()
+    a = attention_efficiency if attention_efficiency is not None \
+        else attention_relative_efficiency()
+    weighted = dense + attention / a
     return TokenFlops(model_flops, dense, attention, weighted)
 
 
@@ -103,17 +110,36 @@ def cases() -> list[TrainingCase]:
     return found
 
 
-def achieved_efficiency(case: TrainingCase) -> float:
-    flops = token_flops(case.model, case.seq_len, case.recompute)
+def achieved_efficiency(case: TrainingCase, attention_efficiency: float | None = None) -> float:
+    flops = token_flops(case.model, case.seq_len, case.recompute, attention_efficiency)
     return flops.weighted * case.tokens_per_s / case.peak()
 
 
-def fit(rows: Sequence[TrainingCase]) -> dict[tuple[str, str], float]:
+def _efficiencies(rows: Sequence[TrainingCase], a: float) -> dict[tuple[str, str], float]:
     grouped: dict[tuple[str, str], list[float]] = {}
     for case in rows:
         key = (case.framework.id, serving.hardware_group(case.instance))
-        grouped.setdefault(key, []).append(achieved_efficiency(case))
+        grouped.setdefault(key, []).append(achieved_efficiency(case, a))
     return {key: float(f"{statistics.median(values):.4g}") for key, values in grouped.items()}
+
+
+def fit(rows: Sequence[TrainingCase]) -> dict[tuple[str, str], float]:
+    """Efficiency per (framework, group) = median over its runs; the attention efficiency a is
+    the grid value that makes those runs most alike (least squared log error)."""
+    if not rows:
+        return {}
+    best: tuple[float, float] = (float("inf"), 1.0)
+    for a in ATTENTION_GRID:
+        fitted = _efficiencies(rows, a)
+        error = 0.0
+        for case in rows:
+            key = (case.framework.id, serving.hardware_group(case.instance))
+            error += math.log(fitted[key] / achieved_efficiency(case, a)) ** 2
+        if error < best[0] - 1e-12:
+            best = (error, a)
+    fitted = _efficiencies(rows, best[1])
+    fitted[ATTENTION_KEY] = best[1]
+    return fitted
 
 
 def lookup(framework: Framework, instance: InstanceSpec,
@@ -137,5 +163,5 @@ def lookup(framework: Framework, instance: InstanceSpec,
 
 def estimate(case: TrainingCase, fitted: Mapping[tuple[str, str], float]) -> float:
     efficiency, _ = lookup(case.framework, case.instance, fitted)
-    flops = token_flops(case.model, case.seq_len, case.recompute)
+    flops = token_flops(case.model, case.seq_len, case.recompute, fitted.get(ATTENTION_KEY))
     return efficiency * case.peak() / flops.weighted
