@@ -47,6 +47,7 @@ FITTED_IDS = (
 SIGNIFICANT_DIGITS = 4
 MIN_GROUP_ROWS = 4
 MIN_FRAMEWORK_ROWS = 8
+MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
 ETA_GRID = tuple(step / 200 for step in range(1, 201))
 ALTERNATIONS = 3
@@ -370,7 +371,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                steps_fallback: Mapping[str, float]) -> tuple[Efficiency, dict[str, float]]:
     decode_rows = [c for c in rows if c.tpot_s is not None]
     names = sorted({c.framework.id for c in decode_rows})
-    full = fallback is None or len(decode_rows) >= MIN_GROUP_ROWS
+    full = fallback is None or (len(decode_rows) >= MIN_GROUP_ROWS
+                                and len({c.source for c in rows}) >= MIN_SOURCES)
     efficiency = fallback or DEFAULT_EFFICIENCY
     steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
     for _ in range(ALTERNATIONS):
@@ -459,8 +461,7 @@ def fit(rows: Sequence[Case] | None = None,
     steps: dict[tuple[str, str], float] = {}
     fitted_on: dict[str, tuple[str, ...]] = {}
     framework_groups: dict[tuple[str, str], Efficiency] = {}
-    order = sorted(GROUPS, key=lambda g: (g == "trainium3", g == "trainium2"))
-    for group in order:
+    for group in GROUPS:
         group_rows = [c for c in rows if c.group == group]
         fallback_name = serving.GROUP_FALLBACK.get(group)
         while fallback_name is not None and fallback_name not in groups:
@@ -472,14 +473,17 @@ def fit(rows: Sequence[Case] | None = None,
             continue
         inherited = {fw: value for (fw, g), value in steps.items() if g == fallback_name}
         efficiency, group_steps = _fit_group(group_rows, fallback, inherited)
-        if fallback is None or len([c for c in group_rows if c.tpot_s]) >= MIN_GROUP_ROWS:
+        own_fit = len([c for c in group_rows if c.tpot_s]) >= MIN_GROUP_ROWS and len(
+            {c.source for c in group_rows}) >= MIN_SOURCES
+        if fallback is None or own_fit:
             groups[group] = efficiency
         for name, value in group_steps.items():
             steps[(name, group)] = value
         fitted_on[group] = tuple(c.id for c in group_rows)
         for name in sorted({c.framework.id for c in group_rows}):
             own = [c for c in group_rows if c.framework.id == name]
-            if len([c for c in own if c.tpot_s]) < MIN_FRAMEWORK_ROWS:
+            if len([c for c in own if c.tpot_s]) < MIN_FRAMEWORK_ROWS or len(
+                    {c.source for c in own}) < MIN_SOURCES:
                 continue
             own_efficiency, own_steps = _fit_group(own, None, {})
             framework_groups[(name, group)] = own_efficiency

@@ -40,15 +40,18 @@ from .units import BYTES_PER_GB, BYTES_PER_GIB
 ALL_REDUCES_PER_LAYER = 2
 ACTIVATION_BYTES = 2  # all-reduced activations are 16-bit
 
-# hardware groups with their own calibrated constants, and where a thin group borrows from
+# hardware groups with their own calibrated constants (fitted in this order), and where a group
+# without enough measurements borrows from. Inf2 and Trn1 share NeuronCore-v2 and the same HBM
+# bandwidth per core: one group (fitting them apart was tried and predicts left-out sources worse).
 GROUPS = ("neuron-v2", "trainium2", "trainium3", "gpu")
-GROUP_FALLBACK: dict[str, str] = {"trainium3": "trainium2", "trainium2": "neuron-v2"}
+GROUP_FALLBACK: dict[str, str] = {"trainium2": "neuron-v2", "trainium3": "trainium2"}
 GROUP_PREFIX: dict[str, str] = {"neuron-v2": "", "trainium2": "trn2_", "trainium3": "trn3_",
                                 "gpu": "gpu_"}
 
 
 def hardware_group(instance: InstanceSpec) -> str:
-    """The constant set of an instance: Inf2/Trn1 (NeuronCore-v2), Trainium2, Trainium3 or GPU."""
+    """The constant set of an instance: NeuronCore-v2 (Inf2, Trn1; Inferentia v1 borrows it),
+    Trainium2, Trainium3 or GPU."""
     if instance.kind == "gpu":
         return "gpu"
     if instance.chip.id in ("trainium2", "trainium3"):
@@ -76,7 +79,7 @@ class Efficiency:
 
 
 def efficiency_prefix(group: str) -> str:
-    """Assumption-id prefix of a hardware group's constants ("neuron" = the NeuronCore-v2 set)."""
+    """Assumption-id prefix of a hardware group's constants (NeuronCore-v2: no prefix)."""
     return GROUP_PREFIX.get(group, "")
 
 
