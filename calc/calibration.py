@@ -11,8 +11,9 @@ fit(rows) per hardware group (serving.GROUPS), in two alternations:
      + x₂ · hops + Σ_f s_f · [framework f] — weighted least squares (weights 1/TPOT²: relative
      error), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂, s_f = the
      framework's per-step fixed cost in this group;
-  2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c) + collectives + t_fixed + s_f; for
-     each η_comp on a grid the best t_fixed ≥ 0 is closed form (weighted least squares).
+  2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed + s_f
+     with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens); for each (η_comp, T_half) on a
+     grid the best t_fixed ≥ 0 is closed form (weighted least squares).
   A group with fewer than MIN_GROUP_ROWS decode rows borrows the constants of its fallback group
   (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (mean residual).
 Training rows (kind = "training"): efficiency per framework and group = median of achieved
@@ -43,13 +44,15 @@ FITTED_IDS = (
     "collective_hop_latency_s",
     "prefill_compute_efficiency",
     "prefill_fixed_latency_s",
+    "prefill_half_tokens",
 )
+HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
 MIN_GROUP_ROWS = 4
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
-ETA_GRID = tuple(step / 200 for step in range(1, 201))
+ETA_GRID = tuple(step / 100 for step in range(1, 101))
 ALTERNATIONS = 3
 PHASE_FIELDS: dict[str, str] = {"decode": "tpot_s", "prefill": "ttft_s",
                                 "throughput": "output_tokens_per_s", "training": "tokens_per_s"}
@@ -284,7 +287,8 @@ def stored_constants() -> Constants:
                 framework_groups[(framework.id, group)] = Efficiency(*(
                     data.assumption_value(f"{prefix}{name}") for name in (
                         "decode_memory_efficiency", "prefill_compute_efficiency",
-                        "collective_hop_latency_s", "prefill_fixed_latency_s")))
+                        "collective_hop_latency_s", "prefill_fixed_latency_s",
+                        "prefill_half_tokens")))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -438,19 +442,23 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                                  kv_dtype=case.kv_dtype, work=case.work)
         prepared.append((modelled.prefill, steps.get(case.framework.id, 0.0),
                          (case.ttft_s or 0.0) - modelled.queue_wait_s, case.ttft_s or 1.0))
-    best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s)
-    for eta in ETA_GRID:
-        trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0)
-        predicted = [(roof.time_s(trial, step), target, weight)
-                     for roof, step, target, weight in prepared]
-        numerator = sum((target - value) / weight**2 for value, target, weight in predicted)
-        denominator = sum(1.0 / weight**2 for _, _, weight in predicted)
-        fixed = max(0.0, numerator / denominator)
-        error = sum(((value + fixed - target) / weight) ** 2 for value, target, weight in predicted)
-        if error < best[0]:
-            best = (error, eta, fixed)
+    best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
+            efficiency.prefill_half_tokens)
+    for half in HALF_TOKENS_GRID:
+        for eta in ETA_GRID:
+            trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
+                            prefill_half_tokens=half)
+            predicted = [(roof.time_s(trial, step), target, weight)
+                         for roof, step, target, weight in prepared]
+            numerator = sum((target - value) / weight**2 for value, target, weight in predicted)
+            denominator = sum(1.0 / weight**2 for _, _, weight in predicted)
+            fixed = max(0.0, numerator / denominator)
+            error = sum(((value + fixed - target) / weight) ** 2
+                        for value, target, weight in predicted)
+            if error < best[0]:
+                best = (error, eta, fixed, half)
     return replace(efficiency, prefill_compute=_round(best[1]),
-                   prefill_fixed_latency_s=_round(best[2]))
+                   prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3])
 
 
 def fit(rows: Sequence[Case] | None = None,

@@ -65,6 +65,7 @@ class Efficiency:
     prefill_compute: float           # achieved fraction of peak matmul FLOP/s
     collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
     prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
+    prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
 
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
@@ -75,6 +76,8 @@ class Efficiency:
             prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
             collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
             prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
+            prefill_half_tokens=data.assumption_value(f"{prefix}prefill_half_tokens")
+            if data.record("assumptions", f"{prefix}prefill_half_tokens") is not None else 0.0,
         )
 
 
@@ -207,12 +210,21 @@ class Roofline:
     collective_hops: int
     collective_bandwidth_s: float = 0.0
     is_prefill: bool = False
+    tokens: int = 0
+
+    def compute_efficiency(self, efficiency: Efficiency) -> float:
+        """η_comp, ramped for prefill: η · T / (T + T_half) (small prompts fill the matmul
+        units poorly)."""
+        if self.is_prefill and efficiency.prefill_half_tokens > 0:
+            return efficiency.prefill_compute * self.tokens / (
+                self.tokens + efficiency.prefill_half_tokens)
+        return efficiency.prefill_compute
 
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
         fixed = step_fixed + (efficiency.prefill_fixed_latency_s if self.is_prefill else 0.0)
         return (
             max(self.memory_s / efficiency.decode_memory,
-                self.compute_s / efficiency.prefill_compute)
+                self.compute_s / self.compute_efficiency(efficiency))
             + self.collective_hops * efficiency.collective_hop_latency_s
             + self.collective_bandwidth_s
             + fixed
@@ -220,7 +232,7 @@ class Roofline:
 
     def bound(self, efficiency: Efficiency) -> str:
         memory_s = self.memory_s / efficiency.decode_memory
-        compute_s = self.compute_s / efficiency.prefill_compute
+        compute_s = self.compute_s / self.compute_efficiency(efficiency)
         return "compute" if compute_s > memory_s else "bandwidth"
 
 
@@ -261,6 +273,7 @@ def prefill_roofline(
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
         collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens),
         is_prefill=True,
+        tokens=tokens,
     )
 
 
