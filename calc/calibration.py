@@ -24,7 +24,7 @@ throughput = output tokens/s, training = tokens/s).
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -380,7 +380,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
     efficiency = fallback or DEFAULT_EFFICIENCY
     steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
     for _ in range(ALTERNATIONS):
-        columns: list[list[float]] = [[], []] + [[] for _ in names]
+        columns: list[list[float]] = [[] for _ in range(2 + len(names))]
         target: list[float] = []
         weights: list[float] = []
         current = Constants({"x": efficiency}, {}, {}, {})

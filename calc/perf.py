@@ -167,7 +167,8 @@ def perf(
               prefill.compute_s / efficiency.prefill_compute, "s")
     steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
               prefill.memory_s / efficiency.decode_memory, "s")
-    steps.add("collective_s", "2 · L · (2·ceil(log2 t) · c_hop + 2(t−1)/t · tokens · h · 2 B / link)",
+    steps.add("collective_s",
+              "2 · L · (2·ceil(log2 t) · c_hop + 2(t−1)/t · tokens · h · 2 B / link)",
               prefill.collective_hops * efficiency.collective_hop_latency_s
               + prefill.collective_bandwidth_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
@@ -219,12 +220,12 @@ def perf(
         extra = [] if framework_calibrated else ["framework_not_calibrated"]
         if band is not None and extra:
             band = serving_band.widen_more(band, serving_band.FALLBACK_WIDEN, extra)
-        bands[field] = serving_band.interval(values[field], band)
+        interval = serving_band.interval(values[field], band)
+        bands[field] = interval
         families[field] = None if band is None else band.family
         reasons[field] = [] if band is None else list(band.reasons)
-        steps.add(f"error_band_{field}", serving_band.describe(band), None if band is None
-                  else f"{bands[field][0]:.4g}–{bands[field][1]:.4g}"  # type: ignore[index]
-                  , "")
+        shown = None if interval is None else f"{interval[0]:.4g}–{interval[1]:.4g}"
+        steps.add(f"error_band_{field}", serving_band.describe(band), shown, "")
     measured_id = measured_basis(model, instance, chosen.id, tp=tp_degree, batch=batch,
                                  input_len=input_len, output_len=output_len, dtype=dtype)
     steps.add("basis", "a published record with this exact configuration exists?",
