@@ -31,13 +31,14 @@ PENDING_MODEL_IDS = frozenset({
     "gemma-3-27b", "llama-3.2-1b", "llama-3.2-3b",
 })
 PENDING_INSTANCE_IDS = frozenset({
-    "g6.xlarge", "g6.12xlarge", "g6.48xlarge", "g6e.xlarge", "g6e.12xlarge", "g6e.48xlarge",
-    "p5.4xlarge", "p6-b200.48xlarge",
+    "g6.xlarge", "g6e.xlarge", "g6e.12xlarge", "p5.4xlarge", "p6-b200.48xlarge",
 })
 # Models measured in a source but with no preset planned (described by the record's model_note).
 NO_PRESET_MODEL_IDS = frozenset({"gpt3-23b", "gpt3-46b", "gpt3-175b", "mixtral-8x22b"})
 MEASUREMENT_MODEL_IDS_NOT_IN_DATA = PENDING_MODEL_IDS | NO_PRESET_MODEL_IDS
-MEASUREMENT_INSTANCE_IDS_NOT_IN_DATA = PENDING_INSTANCE_IDS
+# EC2 instances with the measured GPU that no branch is adding (A100 80GB; 8 × L40S).
+NOT_PLANNED_INSTANCE_IDS = frozenset({"p4de.24xlarge", "g6e.48xlarge"})
+MEASUREMENT_INSTANCE_IDS_NOT_IN_DATA = PENDING_INSTANCE_IDS | NOT_PLANNED_INSTANCE_IDS
 
 
 @cache
