@@ -23,21 +23,22 @@ FRAMEWORK_IDS = {
 }
 MODES = {"static", "serving"}
 
-# Ids that measurement records may use before data/models.toml / data/instances.toml hold them.
-# PENDING_*: being added on other branches (models helper: presets; content helper: GPU instances);
-# such records are use = "reference" with use_pending = "validation" until the id lands.
+# Ids that [[pending_measurement]] records may use before data/models.toml and instances.toml
+# them. PENDING_*: being added on other branches (models helper: presets; content helper: GPU
+# instances); when they land, such records move to [[measurement]] with use = use_pending.
 PENDING_MODEL_IDS = frozenset({
     "deepseek-v3", "qwen3-235b-a22b", "qwen3-30b-a3b", "llama-4-scout", "llama-4-maverick",
     "gemma-3-27b", "llama-3.2-1b", "llama-3.2-3b",
 })
 PENDING_INSTANCE_IDS = frozenset({
-    "g6.xlarge", "g6.12xlarge", "g6.48xlarge", "g6e.xlarge", "g6e.12xlarge", "g6e.48xlarge",
-    "p5.4xlarge", "p6-b200.48xlarge",
+    "g6.xlarge", "g6e.xlarge", "g6e.12xlarge", "p5.4xlarge", "p6-b200.48xlarge",
 })
 # Models measured in a source but with no preset planned (described by the record's model_note).
 NO_PRESET_MODEL_IDS = frozenset({"gpt3-23b", "gpt3-46b", "gpt3-175b", "mixtral-8x22b"})
 MEASUREMENT_MODEL_IDS_NOT_IN_DATA = PENDING_MODEL_IDS | NO_PRESET_MODEL_IDS
-MEASUREMENT_INSTANCE_IDS_NOT_IN_DATA = PENDING_INSTANCE_IDS
+# EC2 instances with the measured GPU that no branch is adding (A100 80GB; 8 × L40S).
+NOT_PLANNED_INSTANCE_IDS = frozenset({"p4de.24xlarge", "g6e.48xlarge"})
+MEASUREMENT_INSTANCE_IDS_NOT_IN_DATA = PENDING_INSTANCE_IDS | NOT_PLANNED_INSTANCE_IDS
 
 
 @cache
@@ -50,15 +51,25 @@ def measurements() -> list[dict[str, Any]]:
     return load("measurements.toml")["measurement"]
 
 
+def pending_measurements() -> list[dict[str, Any]]:
+    return load("measurements.toml").get("pending_measurement", [])
+
+
+def all_records() -> list[dict[str, Any]]:
+    return measurements() + pending_measurements()
+
+
 def ids(file_name: str, table: str) -> set[str]:
     return {rec["id"] for rec in load(file_name)[table]}
 
 
 def test_enough_published_records() -> None:
     assert len(measurements()) >= 200
+    ids = [m["id"] for m in all_records()]
+    assert len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("meas", measurements(), ids=lambda m: m["id"])
+@pytest.mark.parametrize("meas", all_records(), ids=lambda m: m["id"])
 def test_framework_and_mode(meas: dict[str, Any]) -> None:
     assert meas["mode"] in MODES
     assert meas["framework"].strip()
@@ -74,25 +85,29 @@ def test_framework_and_mode(meas: dict[str, Any]) -> None:
         assert stated, "a serving row states its load (concurrency or request rate) or why not"
 
 
-@pytest.mark.parametrize("meas", measurements(), ids=lambda m: m["id"])
-def test_ids_not_in_data_are_listed_and_not_scored(meas: dict[str, Any]) -> None:
+@pytest.mark.parametrize("meas", all_records(), ids=lambda m: m["id"])
+def test_unknown_ids_wait_in_pending_measurements(meas: dict[str, Any]) -> None:
     model_known = meas["model"] in ids("models.toml", "model")
     instance_known = meas["instance"] in ids("instances.toml", "instance")
+    is_pending = meas in pending_measurements()
+    # calc and the site resolve every [[measurement]]'s model and instance
+    assert is_pending == (not (model_known and instance_known))
+    if is_pending:
+        expected = ([f"model:{meas['model']}"] if not model_known else []) + (
+            [f"instance:{meas['instance']}"] if not instance_known else [])
+        assert meas["pending"] == expected
+        assert meas["use"] == "reference" and meas.get("use_note", "").strip()
     if not model_known:
         assert meas["model"] in MEASUREMENT_MODEL_IDS_NOT_IN_DATA, meas["model"]
         assert meas.get("model_note", "").strip()
     if not instance_known:
         assert meas["instance"] in MEASUREMENT_INSTANCE_IDS_NOT_IN_DATA, meas["instance"]
         assert meas.get("instance_note", "").strip()
-    if not (model_known and instance_known):
-        # calc resolves every calibration/validation row to specs: unknown ids must not be scored
-        assert meas["use"] == "reference"
-        assert meas.get("use_note", "").strip()
     if "use_pending" in meas:
         assert meas["use_pending"] in {"validation", "calibration"} and meas["use"] == "reference"
 
 
-@pytest.mark.parametrize("meas", measurements(), ids=lambda m: m["id"])
+@pytest.mark.parametrize("meas", all_records(), ids=lambda m: m["id"])
 def test_value_fields(meas: dict[str, Any]) -> None:
     if "latency_stat" in meas:
         assert meas["latency_stat"] in {"mean", "p50"}
@@ -113,7 +128,7 @@ def test_value_fields(meas: dict[str, Any]) -> None:
 # total / output = (input_len + output_len) / output_len. Catches swapped columns in transcription.
 @pytest.mark.parametrize(
     "meas",
-    [m for m in measurements()
+    [m for m in all_records()
      if {"total_tokens_per_s", "output_tokens_per_s", "input_len", "output_len"} <= m.keys()],
     ids=lambda m: m["id"],
 )
@@ -127,5 +142,5 @@ def test_sources_of_new_records_exist() -> None:
     known = {src["id"] for src in load("sources/measurements.toml")["source"]}
     for path in (DATA_DIR / "sources").glob("*.toml"):
         known |= {src["id"] for src in tomllib.loads(path.read_text(encoding="utf-8"))["source"]}
-    for meas in measurements():
+    for meas in all_records():
         assert set(meas["sources"]) <= known, meas["id"]
