@@ -192,10 +192,16 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         replicas = _optional_int(raw.get("dp")) or 1
         concurrency = _optional_int(raw.get("concurrency"))
         rate = _float(raw.get("request_rate_per_s"))
+        saturated = False
         if mode == "serving" and concurrency:
             batch: int | None = -(-concurrency // replicas)
         elif mode == "serving" and rate:
             batch = 1
+        elif mode == "serving" and raw.get("batch") is None:
+            # unlimited offered load (all requests at once): the running batch is full; TTFT
+            # then depends on the backlog the source does not give, so it is not scored
+            batch = _optional_int(raw.get("compiled_batch")) or framework.default_max_batch
+            saturated = True
         else:
             batch = _optional_int(raw.get("batch"))
         if batch is None:
@@ -208,6 +214,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         if tpot is None and per_token is not None and ttft is not None and output_len > 1:
             tpot = (per_token * output_len - ttft) / (output_len - 1)
             tpot = tpot if tpot > 0 else None
+        if saturated:
+            ttft = None
         kv = raw.get("kv_dtype")
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
