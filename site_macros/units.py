@@ -51,6 +51,7 @@ ASSUMPTION_UNITS: dict[str, str] = {
     "fraction": "percent",
     "h": "hours",
     "s": "s",
+    "tokens": "tokens",  # perf (issue 15): prefill_half_tokens
 }
 
 
