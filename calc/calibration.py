@@ -688,6 +688,21 @@ def overall_coverage(points: Sequence[Point]) -> float | None:
 # ---------------------------------------------------------------- report for the site
 
 
+def measured_configurations() -> list[str]:
+    """"key=id" for every inference and training record the engine can read (any use), for
+    the basis of an estimate (serving_band.measured_index)."""
+    entries = []
+    for case in cases((*SCORED_USES, "reference")):
+        entries.append(serving_band.inference_key(
+            case.model.id, case.instance.id, case.framework.id, case.tp, case.batch,
+            case.input_len, case.output_len, case.dtype) + f"={case.id}")
+    for tcase in training_speed.cases(all_uses=True):
+        entries.append(serving_band.training_key(
+            tcase.model.id, tcase.instance.id, tcase.framework.id, tcase.count,
+            tcase.seq_len) + f"={tcase.id}")
+    return entries
+
+
 def report(constants: Constants | None = None) -> list[dict[str, Any]]:
     """One row per scored inference measurement: estimate with the stored constants (fitted on
     every scored row), measurement, relative error."""

@@ -174,12 +174,8 @@ def train(
     time_band = None if rate_band is None else [tokens / rate_band[1], tokens / rate_band[0]]
     steps.add("error_band_tokens_per_s", serving_band.describe(band),
               None if rate_band is None else f"{rate_band[0]:.4g}–{rate_band[1]:.4g}", "")
-    measured_id = None
-    if model.id != "custom":
-        for case in training_speed.cases():
-            if (case.model.id, case.instance.id, case.framework.id, case.count,
-                    case.seq_len) == (model.id, instance.id, chosen.id, count, seq_len):
-                measured_id = case.id
+    measured_id = None if model.id == "custom" else serving_band.measured_index().get(
+        serving_band.training_key(model.id, instance.id, chosen.id, count, seq_len))
     steps.add("basis", "a published record with this exact configuration exists?",
               "measured" if measured_id else "modelled", "")
     cost_band = None

@@ -99,12 +99,8 @@ def measured_basis(model: ModelSpec, instance: InstanceSpec, framework_id: str, 
     """The id of a published inference record with exactly this configuration, if any."""
     if model.id == "custom":
         return None
-    for case in calibration.cases((*calibration.SCORED_USES, "reference")):
-        if (case.model.id, case.instance.id, case.framework.id, case.tp, case.batch,
-                case.input_len, case.output_len, case.dtype) == (
-                model.id, instance.id, framework_id, tp, batch, input_len, output_len, dtype):
-            return case.id
-    return None
+    return serving_band.measured_index().get(serving_band.inference_key(
+        model.id, instance.id, framework_id, tp, batch, input_len, output_len, dtype))
 
 
 def perf(

@@ -23,6 +23,7 @@ THIN_POINTS = 10
 FALLBACK_WIDEN = 1.25
 OUTSIDE_RANGE_WIDEN = 1.5
 CALIBRATION_FILE = "calibration.toml"
+POINTS_FILE = "calibration_points.toml"
 
 
 def family_key(level: str, hardware: str, kind: str, framework: str, phase: str) -> str:
@@ -124,8 +125,29 @@ def stored_families() -> list[dict[str, Any]]:
 
 
 def stored_points() -> list[dict[str, Any]]:
-    """Left-out predictions vs measurements (for the chart): data/calibration.toml [[point]]."""
-    return list(data._toml(CALIBRATION_FILE).get("point", []))
+    """Left-out predictions vs measurements (for the chart): data/calibration_points.toml."""
+    return list(data._toml(POINTS_FILE).get("point", []))
+
+
+def inference_key(model: str, instance: str, framework: str, tp: int, batch: int,
+                  input_len: int, output_len: int, dtype: str) -> str:
+    return f"inference|{model}|{instance}|{framework}|{tp}|{batch}|{input_len}|{output_len}|{dtype}"
+
+
+def training_key(model: str, instance: str, framework: str, count: int, seq_len: int) -> str:
+    return f"training|{model}|{instance}|{framework}|{count}|{seq_len}"
+
+
+@cache
+def measured_index() -> dict[str, str]:
+    """Configuration key -> id of a published record with exactly that configuration
+    (data/calibration.toml `measured`, "key=id" strings written by bench/calibrate.py, so an
+    estimate finds its basis without parsing every measurement)."""
+    found: dict[str, str] = {}
+    for entry in data._toml(CALIBRATION_FILE).get("summary", {}).get("measured", []):
+        key, _, record_id = str(entry).rpartition("=")
+        found.setdefault(key, record_id)
+    return found
 
 
 def interval(value: float, band: Band | None) -> list[float] | None:
@@ -143,16 +165,6 @@ def describe(band: Band | None) -> str:
         return "no calibration family with enough points"
     reasons = ", ".join(band.reasons) or "none"
     return f"family {band.family} ({band.level}, n={band.points}); widened: {reasons}"
-
-
-def exact_measurement(match: Mapping[str, Any], fields: Sequence[str]) -> str | None:
-    """The id of a scored measurement whose configuration equals `match` on every field."""
-    for raw in data.records("measurements"):
-        if raw.get("use") not in ("calibration", "validation", "reference"):
-            continue
-        if all(raw.get(name) == match.get(name) for name in fields):
-            return str(raw["id"])
-    return None
 
 
 def widen_more(band: Band, factor: float, reasons: Sequence[str]) -> Band:

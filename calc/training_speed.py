@@ -84,12 +84,12 @@ class TrainingCase:
         return headline_peak_flops_per_s(self.instance, self.dtype)[1] * self.count
 
 
-def cases() -> list[TrainingCase]:
-    from .calibration import SCORED_USES, framework_of
+def cases(all_uses: bool = False) -> list[TrainingCase]:
+    from .calibration import framework_of, scored_use
 
     found = []
     for raw in data.records("measurements"):
-        if raw.get("kind") != "training" or raw.get("use") not in SCORED_USES:
+        if raw.get("kind") != "training" or (not all_uses and scored_use(raw) is None):
             continue
         framework_id = framework_of(raw)
         tokens = raw.get("tokens_per_s")

@@ -37,8 +37,12 @@ def test_fitted_records_name_their_rows() -> None:
     for group in fitted.groups:
         for assumption_id in calibration.fitted_ids(group):
             record = data.assumption(assumption_id)
+            rows = fitted.fitted_on[group]
             assert record["fitted_by"] == "bench/calibrate.py"
-            assert record["fitted_on"] == list(fitted.fitted_on[group])
+            assert record["fitted_rows"] == len(rows)
+            expected_sources = {s for r in rows
+                                for s in data.record("measurements", r)["sources"]}
+            assert set(record["fitted_on_sources"]) == expected_sources
             assert record["sources"]
 
 
