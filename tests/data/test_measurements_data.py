@@ -81,7 +81,8 @@ def test_framework_and_mode(meas: dict[str, Any]) -> None:
         assert meas["framework_id"] in {"nxd-training", "neuronx-nemo-megatron", "pytorch-neuron",
                                         "nemo-gpu", "fsdp-gpu"}
     if meas["mode"] == "serving" and meas.get("kind", "inference") == "inference":
-        stated = {"concurrency", "request_rate_per_s", "concurrency_missing"} & meas.keys()
+        load_fields = {"concurrency", "offered_request_throughput_per_s", "concurrency_missing"}
+        stated = load_fields & meas.keys()
         assert stated, "a serving row states its load (concurrency or request rate) or why not"
 
 
@@ -113,12 +114,12 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert meas["latency_stat"] in {"mean", "p50"}
     if "mfu" in meas:
         assert 0 < meas["mfu"] < 1
-    for field in ("concurrency", "compiled_batch", "seq_bucket", "ep"):
+    for field in ("concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp"):
         if field in meas:
             assert isinstance(meas[field], int) and not isinstance(meas[field], bool)
             assert meas[field] > 0, field
-    if "request_rate_per_s" in meas:
-        rate = meas["request_rate_per_s"]
+    if "offered_request_throughput_per_s" in meas:
+        rate = meas["offered_request_throughput_per_s"]
         assert isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0
     if meas.get("kind") == "training":
         assert {"tokens_per_s", "seq_len"} <= meas.keys()

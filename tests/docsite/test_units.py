@@ -22,7 +22,9 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
             "intermediate", "vocab", "experts", "active_experts", "max_position_embeddings",
             "tp", "dp", "pp", "batch", "micro_batch", "global_batch", "input_len", "output_len",
-            "seq_len", "instance_count", "tp_degrees"}
+            "seq_len", "instance_count", "tp_degrees",
+            # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
+            "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:
