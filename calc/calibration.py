@@ -191,7 +191,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         mode = raw.get("mode")
         replicas = _optional_int(raw.get("dp")) or 1
         concurrency = _optional_int(raw.get("concurrency"))
-        rate = _float(raw.get("request_rate_per_s"))
+        rate = _float(raw.get("offered_request_throughput_per_s", raw.get("request_rate_per_s")))
         saturated = False
         if mode == "serving" and concurrency:
             batch: int | None = -(-concurrency // replicas)
