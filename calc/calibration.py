@@ -391,9 +391,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
         columns: list[list[float]] = [[] for _ in range(2 + len(names))]
         target: list[float] = []
         weights: list[float] = []
-        current = Constants({"x": efficiency}, {}, {}, {})
         for case in decode_rows:
-            case = resolved(case, replace(current, groups={case.group: efficiency}))
+            case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
             step_now = steps.get(case.framework.id, 0.0)
             modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
                                      step_now, tp=case.tp, dtype=case.dtype,
