@@ -8,8 +8,9 @@ from functools import cache
 import pytest
 from calc_helpers import run
 
-from calc import calibration, data, serving_band
-from calc.calibration import Constants, Point
+from calc import calibration, calibration_cv, data, serving_band
+from calc.calibration import Constants
+from calc.calibration_cv import Point
 
 
 @cache
@@ -19,7 +20,7 @@ def fresh_fit() -> Constants:
 
 @cache
 def fresh_points() -> tuple[Point, ...]:
-    return tuple(calibration.cross_validate())
+    return tuple(calibration_cv.cross_validate())
 
 
 def test_stored_constants_equal_a_fresh_fit() -> None:
@@ -59,7 +60,7 @@ def test_fit_is_physical() -> None:
 
 def test_stored_families_equal_a_fresh_cross_validation() -> None:
     stored = {row["family"]: row for row in serving_band.stored_families()}
-    fresh = calibration.family_stats(list(fresh_points()))
+    fresh = calibration_cv.family_stats(list(fresh_points()))
     assert set(stored) == {stats.family for stats in fresh}
     for stats in fresh:
         row = stored[stats.family]
@@ -74,7 +75,7 @@ def test_stored_families_equal_a_fresh_cross_validation() -> None:
 
 def test_stored_bands_equal_fresh_band_statistics() -> None:
     stored = {(b.family, b.level): b for b in serving_band.stored()}
-    for stats in calibration.band_stats(list(fresh_points())):
+    for stats in calibration_cv.band_stats(list(fresh_points())):
         kept = stored[(stats.family, stats.level)]
         assert kept.n == stats.n
         assert kept.log_low == pytest.approx(stats.log_low, abs=1e-5)
