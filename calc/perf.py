@@ -195,7 +195,7 @@ def perf(
     total_rate = steps.add("output_tokens_per_s", "replicas × per replica", replicas * per_replica,
                            "tokens/s")
     bandwidth_bound = replicas * batch * tp_degree * _bandwidth_per_core(instance) / (
-        dtypes.bytes_for(model.active_params, dtype)
+        serving.streamed_weight_bytes(model, tp_degree, dtype, 1)
     )
     compute_bound = replicas * tp_degree * peak / (2 * model.active_params)
     usd_per_million = None

@@ -3,11 +3,15 @@ and the calibration (see /docs guide "How the calculators work").
 
 Ideal (efficiency 1) terms of one step on one replica of t cores:
   memory_s    = (weight bytes streamed / t + KV bytes read per core) / BW_core
-                MoE: weights streamed = dense part + E_touched × bytes per expert, with
+                weights streamed = every weight outside the routed experts at its own storage
+                dtype + moe_layers × E_touched × bytes per expert (experts at their own
+                precision, e.g. MXFP4); KV read = calc.kv.per_core_bytes (MLA latent, sliding
+                windows capped), with
                 E_touched = E × (1 − (1 − k/E)^tokens) per layer (uniform routing; tokens = padded
                 batch in decode, padded batch × padded prompt in prefill)
   compute_s   = projections 2 · N_active · tokens / (t · P_matmul dtype)
-              + attention FLOPs / (t · P_bf16)          (precision per phase: only the
+              + attention FLOPs / (t · P_bf16)   (attention FLOPs = 4 · Σ_layers
+                min(context, window) · width · tokens; precision per phase: only the
                 projections run in a lower-precision dtype; attention stays at bf16)
   collectives = 2 all-reduces per layer × L, each (2 · ceil(log2 t) latency steps × c_hop)
               + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip   (bandwidth term
@@ -30,7 +34,7 @@ B = min(C, compiled batch) run and the rest wait for a slot:
 
 from dataclasses import dataclass
 
-from . import data, dtypes, memory
+from . import data, dtypes, kv, memory, model_shape
 from .errors import CalcError
 from .flops import peak_flops_per_core
 from .frameworks import Framework, all_frameworks
@@ -146,19 +150,34 @@ def experts_touched(experts: int, active: int, tokens: int) -> float:
     return experts * (1.0 - (1.0 - active / experts) ** tokens)
 
 
-def params_per_expert(model: ModelSpec) -> int:
-    return (3 if model.gated_mlp else 2) * model.hidden * model.intermediate
-
-
-def streamed_params(model: ModelSpec, tp: int, tokens: int) -> float:
-    """Parameters whose weights a step of `tokens` tokens reads (padded heads included)."""
-    active = model.active_params + memory.padding_params(model, tp)
-    if model.experts <= 0 or model.active_experts <= 0:
-        return float(active)
-    per_expert = params_per_expert(model)
-    dense = max(0, active - model.layers * model.active_experts * per_expert)
+def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int) -> float:
+    """Weight bytes one step of `tokens` tokens reads (whole replica, before the split over t):
+    every weight outside the routed experts (embeddings, norms and router at the unquantized
+    dtype; attention, dense and shared MLPs at the linear dtype; padded query heads included) +
+    moe_layers · E_touched(tokens) · bytes of one expert at the experts' own storage precision
+    (e.g. gpt-oss MXFP4 experts with bf16 attention; calc.model_shape.weight_precision)."""
+    precision = model_shape.weight_precision(model, dtype)
+    groups = model_shape.weight_groups(model, memory.padding_params(model, tp))
+    fixed = (dtypes.bytes_for(groups["unquantized"], precision.unquantized)
+             + dtypes.bytes_for(groups["linear"], precision.linear))
+    if model.experts <= 0 or model.active_experts <= 0 or groups["expert"] <= 0:
+        return float(fixed + dtypes.bytes_for(groups["expert"], precision.expert))
     touched = experts_touched(model.experts, model.active_experts, tokens)
-    return float(dense + model.layers * touched * per_expert)
+    per_expert = model_shape.bytes_per_expert(model, precision)
+    return float(fixed + model.moe_layers * touched * per_expert)
+
+
+def kv_read_bytes_per_core(model: ModelSpec, tp: int, kv_dtype: str, batch: int,
+                           context: int) -> int:
+    """KV bytes one core reads in a decode step: what it holds for `batch` sequences at
+    `context` tokens (calc.kv.per_core_bytes: GQA its share of the replicated heads, MLA the
+    whole latent on every core, sliding-window layers capped at their window)."""
+    return kv.per_core_bytes(model, tp, kv_dtype, batch, context)
+
+
+def attention_token_layers(model: ModelSpec, context: int) -> int:
+    """Σ over layers of the context tokens each layer attends to (local layers: their window)."""
+    return sum(group.layers * group.tokens(context) for group in kv.layer_groups(model))
 
 
 def padded_active_params(model: ModelSpec, tp: int) -> int:
@@ -241,13 +260,10 @@ def decode_roofline(
     batch: int, context: int,
 ) -> Roofline:
     """One decode step of `batch` sequences (already padded) at KV length `context`."""
-    kv_heads_eff = memory.kv_heads_effective(model, tp)
-    weights = dtypes.bytes_for(int(streamed_params(model, tp, batch)), dtype) / tp
-    kv_read = dtypes.bytes_for(
-        memory.kv_elements_per_head(model, batch, context) * (kv_heads_eff // tp), kv_dtype
-    )
+    weights = streamed_weight_bytes(model, tp, dtype, batch) / tp
+    kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context)
     _, peak = peak_flops_per_core(instance, dtype)
-    attention = 4 * model.layers * attention_width(model, tp) * context * batch
+    attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
     linear = 2 * padded_active_params(model, tp) * batch
     return Roofline(
         memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
@@ -263,10 +279,11 @@ def prefill_roofline(
     """Prefill of `batch` prompts of `input_len` tokens (already padded), causal attention
     counted over the full square as the compiled graphs run it."""
     tokens = batch * input_len
-    weights = dtypes.bytes_for(int(streamed_params(model, tp, tokens)), dtype) / tp
+    weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
     _, peak = peak_flops_per_core(instance, dtype)
     linear = 2 * padded_active_params(model, tp) * tokens
-    attention = 4 * model.layers * attention_width(model, tp) * input_len * input_len * batch
+    attention = (4 * attention_token_layers(model, input_len) * attention_width(model, tp)
+                 * input_len * batch)
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,

@@ -29,13 +29,12 @@ def test_experts_touched_at_batch_1_and_64() -> None:
 
 def test_moe_decode_streams_touched_experts_not_active_ones() -> None:
     model = data.model("mixtral-8x7b")
-    per_expert = 3 * model.hidden * model.intermediate
-    assert serving.streamed_params(model, 8, 1) == pytest.approx(model.active_params)
-    # batch 64 touches ~all 8 experts: dense part + L · 8 experts
-    dense = model.active_params - model.layers * 2 * per_expert
-    expected = dense + model.layers * 8 * (1 - 0.75**64) * per_expert
-    assert serving.streamed_params(model, 8, 64) == pytest.approx(expected)
-    assert serving.streamed_params(model, 8, 64) > 3 * model.active_params
+    per_expert_bytes = 3 * model.hidden * model.intermediate * 2   # bf16 experts
+    one_token = serving.streamed_weight_bytes(model, 8, "bf16", 1)
+    # batch 64 touches ~all 8 experts instead of 2: L · (8 · (1 − 0.75^64) − 2) experts more
+    extra = model.layers * (8 * (1 - 0.75**64) - 2) * per_expert_bytes
+    assert serving.streamed_weight_bytes(model, 8, "bf16", 64) == pytest.approx(one_token + extra)
+    assert serving.streamed_weight_bytes(model, 8, "bf16", 64) > 3 * one_token
     one = run("perf", model="mixtral-8x7b", instance="trn1.32xlarge", batch=1, input_len=128,
               output_len=64, tp=8, framework="nxd-inference")
     many = run("perf", model="mixtral-8x7b", instance="trn1.32xlarge", batch=64,
