@@ -36,7 +36,9 @@ def memory(req: inputs.Request) -> dict[str, Any]:
 
 
 def perf(req: inputs.Request) -> dict[str, Any]:
-    """Gated by fit, TP chosen for an objective, price fallback labelled (calc.fit_gate_api)."""
+    """Gated by fit, TP chosen for an objective, price fallback labelled (calc.fit_gate_api);
+    the serving step model of calc.perf / calc.serving with the request's framework and
+    compiled shapes (issue 15)."""
     return {**fit_gate_api.perf(req), "active_params": req.need_model().active_params}
 
 
@@ -63,6 +65,8 @@ def train(req: inputs.Request) -> dict[str, Any]:
             mfu=mfu,
             usd_per_hour=hourly.usd_per_hour,
             price_missing_reason=hourly.missing_reason,
+            framework=req.get_opt_text("framework"),  # perf (issue 15)
+            recompute=req.get_opt_text("recompute"),
         ).as_dict()
         result["peak_missing_reason"] = None
     except CalcError as error:  # trust: an unpublished peak leaves time and cost unknown
@@ -138,7 +142,12 @@ def compare(req: inputs.Request) -> dict[str, Any]:
 def listing(req: inputs.Request) -> dict[str, Any]:
     what = req.get_text("what")
     items: list[dict[str, Any]] = []
-    if what == "models":
+    if what == "frameworks":
+        from .frameworks import all_frameworks, describe
+
+        for framework in all_frameworks().values():
+            items.append({"id": framework.id, "description": describe(framework)})
+    elif what == "models":
         for raw in data.records("models"):
             items.append({"id": str(raw["id"]), "description": _describe_model(raw)})
     elif what == "instances":

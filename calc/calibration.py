@@ -1,64 +1,87 @@
-"""Calibration of the speed model on published measurements, and its report for the site.
+"""Calibration of the speed model on published measurements: the scored cases, the fit, and the
+report rows for the site (cross-validation and bands: calc/calibration_cv.py).
 
-Two independent sets of constants, one per instance kind (Neuron, GPU): each is fitted only on
-the rows with use = "calibration" whose instance has that kind (Neuron: published Inf2 decoder
-benchmarks; GPU: published GPU rows), and each row is estimated with the set of its own kind.
-fit(kind):
-  1. decode: TPOT = x₁ · t_mem,ideal + x₂ · hops  — weighted least squares (weights 1/TPOT², i.e.
-     relative error), closed form; η_mem = 1/x₁, c_hop = x₂;
-  2. prefill: TTFT = max(t_mem, t_comp/η_comp) + t_coll + t_fixed with η_mem and c_hop fixed;
-     for each η_comp on a grid of step 0.001 in (0, 1] the best t_fixed ≥ 0 is closed form
-     (weighted least squares, weights 1/TTFT²); the pair with the least relative error wins.
-report(): estimate vs measured (TTFT, TPOT, output tokens/s per replica) and relative error for
-every calibration and validation row. Rows at a TP degree that does not divide the heads
-(transformers-neuronx at TP24) are evaluated with padded heads, as perf does.
+Scored rows: measurements with use = "calibration" or "validation" (reference rows are shown, not
+scored). Every scored row is used to fit the stored constants; the error figures come only from
+leave-one-SOURCE-out cross-validation (a whole source document out at a time: its constants are
+refitted on the other sources, then it is predicted).
+
+fit(rows) per hardware group (serving.GROUPS), in two alternations:
+  1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · max(t_mem, t_comp·η_m/η_c)
+     + x₂ · hops + Σ_f s_f · [framework f] — weighted least squares (weights 1/TPOT²: relative
+     error), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂, s_f = the
+     framework's per-step fixed cost in this group;
+  2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed + s_f
+     with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens); for each (η_comp, T_half) on a
+     grid the best t_fixed ≥ 0 is closed form (weighted least squares).
+  A group with fewer than MIN_GROUP_ROWS decode rows borrows the constants of its fallback group
+  (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (mean residual).
+Training rows (kind = "training"): efficiency per framework and group = median of achieved
+FLOP/s over (peak × instances) on the fitted rows.
+Families: hardware generation (chip) × framework × phase (decode = TPOT, prefill = TTFT,
+throughput = output tokens/s, training = tokens/s).
 """
 
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import data, dtypes
-from .perf import Efficiency, Roofline, decode_roofline, efficiency_prefix, prefill_roofline
+from . import data, dtypes, frameworks, serving, serving_band, training_speed
+from .frameworks import Framework
+from .serving import Efficiency, Workload
 from .specs import InstanceSpec, ModelSpec
 
 CALIBRATION = "calibration"
 VALIDATION = "validation"
+SCORED_USES = (CALIBRATION, VALIDATION)
 FITTED_BY = "bench/calibrate.py"
 KINDS = ("neuron", "gpu")
+GROUPS = serving.GROUPS
 FITTED_IDS = (
     "decode_memory_efficiency",
     "collective_hop_latency_s",
     "prefill_compute_efficiency",
     "prefill_fixed_latency_s",
+    "prefill_half_tokens",
 )
-
-
-def fitted_ids(kind: str) -> tuple[str, ...]:
-    """The assumption ids that hold the fitted constants of one instance kind."""
-    prefix = efficiency_prefix(kind)
-    return tuple(f"{prefix}{name}" for name in FITTED_IDS)
+HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
-_GRID_STEPS = 1000
+MIN_GROUP_ROWS = 4
+MIN_FRAMEWORK_ROWS = 8
+MIN_SOURCES = 2          # no constants of their own from a single source document
+MIN_FAMILY_POINTS = 5
+ETA_GRID = tuple(step / 100 for step in range(1, 101))
+ALTERNATIONS = 3
+PHASE_FIELDS: dict[str, str] = {"decode": "tpot_s", "prefill": "ttft_s",
+                                "throughput": "output_tokens_per_s", "training": "tokens_per_s"}
+FIELD_PHASES = {field: phase for phase, field in PHASE_FIELDS.items()}
+DEFAULT_EFFICIENCY = Efficiency(0.5, 0.3, 1e-5, 0.01)
+
+# framework names in older measurement records -> framework ids
+LEGACY_FRAMEWORKS: dict[str, str] = {
+    "transformers-neuronx": "transformers-neuronx",
+    "vllm + neuronx-distributed-inference": "vllm-neuron",
+    "FasterTransformer": "tensorrt-llm",
+    "TensorRT-LLM": "tensorrt-llm",
+    "NVIDIA NIM 1.8.0": "tensorrt-llm",
+    "neuronx-distributed": "nxd-training",
+}
 
 
-@dataclass(frozen=True, slots=True)
-class Case:
-    """One inference measurement, resolved to specs."""
+def framework_prefix(framework_id: str, group: str) -> str:
+    """Assumption-id prefix of a framework's own constants on a hardware group."""
+    return f"{framework_id.replace('-', '_')}_{group.replace('-', '_')}_"
 
-    id: str
-    use: str
-    model: ModelSpec
-    instance: InstanceSpec
-    tp: int
-    batch: int
-    input_len: int
-    output_len: int
-    dtype: str
-    ttft_s: float | None
-    tpot_s: float | None
-    output_tokens_per_s: float | None
+
+def fitted_ids(group: str) -> tuple[str, ...]:
+    """The assumption ids that hold the fitted constants of one hardware group (or kind)."""
+    prefix = serving.efficiency_prefix(group)
+    return tuple(f"{prefix}{name}" for name in FITTED_IDS)
+
+
+def _round(value: float) -> float:
+    return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
 
 
 def _float(value: Any) -> float | None:
@@ -67,145 +90,457 @@ def _float(value: Any) -> float | None:
     return None
 
 
-def cases(uses: tuple[str, ...] = (CALIBRATION, VALIDATION)) -> list[Case]:
+def framework_of(raw: Mapping[str, Any]) -> str | None:
+    given = raw.get("framework_id")
+    if isinstance(given, str) and given in frameworks.all_frameworks():
+        return given
+    legacy = raw.get("framework")
+    return LEGACY_FRAMEWORKS.get(legacy) if isinstance(legacy, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One inference measurement, resolved to specs."""
+
+    id: str
+    use: str
+    source: str
+    model: ModelSpec
+    instance: InstanceSpec
+    framework: Framework
+    tp: int
+    batch: int               # static batch, or concurrency under continuous batching
+    input_len: int
+    output_len: int
+    dtype: str
+    kv_dtype: str
+    compiled_batch: int | None
+    compiled_seq_len: int | None
+    ttft_s: float | None
+    tpot_s: float | None
+    output_tokens_per_s: float | None      # per replica (published total / dp)
+    request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
+
+    @property
+    def group(self) -> str:
+        return serving.hardware_group(self.instance)
+
+    @property
+    def hardware(self) -> str:
+        return self.instance.chip.id
+
+    @property
+    def work(self) -> Workload:
+        return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
+                        self.compiled_seq_len)
+
+    def measured(self, field: str) -> float | None:
+        value: float | None = getattr(self, field)
+        return value
+
+
+def _optional_int(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def scored_use(raw: Mapping[str, Any]) -> str | None:
+    """The row's scoring use: its `use`, or `use_pending` for a reference row that the engine can
+    now score (meas marks rows that wait for the serving model or for a model/instance preset)."""
+    use = raw.get("use")
+    if use in SCORED_USES:
+        return str(use)
+    pending = raw.get("use_pending")
+    if use == "reference" and pending in SCORED_USES:
+        return str(pending)
+    return None
+
+
+def _offered_concurrency(rate: float, case: "Case", constants: "Constants") -> int:
+    """Requests in flight at an offered request rate (open loop, per replica): Little's law
+    C = rate × e2e(C), iterated from C = 1."""
+    concurrency = 1
+    for _ in range(12):
+        trial = replace(case, batch=concurrency, request_rate_per_s=None)
+        e2e = _serve(trial, constants).e2e_s
+        limit = case.compiled_batch or case.framework.default_max_batch or 4096
+        wanted = max(1, min(limit, round(rate * e2e)))
+        if wanted == concurrency:
+            break
+        concurrency = wanted
+    return concurrency
+
+
+def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
     found: list[Case] = []
     for raw in data.records("measurements"):
-        if raw.get("kind", "inference") != "inference" or raw.get("use") not in uses:
+        use = scored_use(raw) if set(uses) <= set(SCORED_USES) else raw.get("use")
+        if raw.get("kind", "inference") != "inference" or use not in uses:
             continue
-        needed = ("model", "instance", "tp", "batch", "input_len", "output_len", "dtype")
+        needed = ("model", "instance", "tp", "input_len", "output_len", "dtype")
         if any(not isinstance(raw.get(name), int | str) for name in needed):
             continue
-        if str(raw["dtype"]) not in dtypes.DTYPE_BITS:
+        dtype = str(raw["dtype"])
+        framework_id = framework_of(raw)
+        if dtype not in dtypes.DTYPE_BITS or framework_id is None:
             continue
+        model_id, instance_id = str(raw["model"]), str(raw["instance"])
+        if data.record("models", model_id) is None or data.record("instances", instance_id) is None:
+            continue
+        framework = frameworks.get(framework_id)
+        mode = raw.get("mode")
+        replicas = _optional_int(raw.get("dp")) or 1
+        concurrency = _optional_int(raw.get("concurrency"))
+        rate = _float(raw.get("offered_request_throughput_per_s", raw.get("request_rate_per_s")))
+        saturated = False
+        if mode == "serving" and concurrency:
+            batch: int | None = -(-concurrency // replicas)
+        elif mode == "serving" and rate:
+            batch = 1
+        elif mode == "serving" and raw.get("batch") is None:
+            # unlimited offered load (all requests at once): the running batch is full; TTFT
+            # then depends on the backlog the source does not give, so it is not scored
+            batch = _optional_int(raw.get("compiled_batch")) or framework.default_max_batch
+            saturated = True
+        else:
+            batch = _optional_int(raw.get("batch"))
+        if batch is None:
+            continue
+        if mode == "static" and framework.batching == "continuous":
+            framework = replace(framework, batching="static")
+        output_len = int(raw["output_len"])
+        ttft, tpot = _float(raw.get("ttft_s")), _float(raw.get("tpot_s"))
+        per_token = _float(raw.get("e2e_per_output_token_s"))
+        if tpot is None and per_token is not None and ttft is not None and output_len > 1:
+            tpot = (per_token * output_len - ttft) / (output_len - 1)
+            tpot = tpot if tpot > 0 else None
+        if saturated:
+            ttft = None
+        kv = raw.get("kv_dtype")
+        sources = raw.get("sources") or ["?"]
+        rate_total = _float(raw.get("output_tokens_per_s"))
         found.append(
             Case(
                 id=str(raw["id"]),
-                use=str(raw["use"]),
-                model=data.model(str(raw["model"])),
-                instance=data.instance(str(raw["instance"])),
+                use=str(use),
+                source=str(sources[0]),
+                model=data.model(model_id),
+                instance=data.instance(instance_id),
+                framework=framework,
                 tp=int(raw["tp"]),
-                batch=int(raw["batch"]),
+                batch=batch,
                 input_len=int(raw["input_len"]),
-                output_len=int(raw["output_len"]),
-                dtype=str(raw["dtype"]),
-                ttft_s=_float(raw.get("ttft_s")),
-                tpot_s=_float(raw.get("tpot_s")),
-                output_tokens_per_s=_float(raw.get("output_tokens_per_s")),
+                output_len=output_len,
+                dtype=dtype,
+                kv_dtype=str(kv) if isinstance(kv, str) and kv in dtypes.KV_DTYPES
+                else dtypes.default_kv_dtype(dtype),
+                compiled_batch=_optional_int(raw.get("compiled_batch")),
+                compiled_seq_len=_optional_int(raw.get("seq_bucket")),
+                ttft_s=ttft,
+                tpot_s=tpot,
+                output_tokens_per_s=None if rate_total is None
+                else rate_total / min(replicas, concurrency or replicas),
+                request_rate_per_s=None if rate is None or concurrency else rate / replicas,
             )
         )
     return found
 
 
-def _decode(case: Case) -> Roofline:
-    return decode_roofline(
-        case.model, case.instance, tp=case.tp, dtype=case.dtype,
-        kv_dtype=dtypes.default_kv_dtype(case.dtype), batch=case.batch,
-        context=case.input_len + case.output_len // 2,
+@dataclass(frozen=True, slots=True)
+class Constants:
+    """Fitted constants: one Efficiency per hardware group, step costs per (framework, group),
+    training efficiency per (framework, group)."""
+
+    groups: Mapping[str, Efficiency]
+    steps: Mapping[tuple[str, str], float]
+    training: Mapping[tuple[str, str], float]
+    fitted_on: Mapping[str, tuple[str, ...]]
+    framework_groups: Mapping[tuple[str, str], Efficiency] = field(default_factory=dict)
+
+    def efficiency(self, group: str, framework: str | None = None) -> Efficiency:
+        if framework is not None and (framework, group) in self.framework_groups:
+            return self.framework_groups[(framework, group)]
+        chain = group
+        while chain not in self.groups and chain in serving.GROUP_FALLBACK:
+            chain = serving.GROUP_FALLBACK[chain]
+        return self.groups.get(chain, DEFAULT_EFFICIENCY)
+
+    def step(self, framework: Framework, group: str) -> float:
+        seen: set[str] = set()
+        candidate: Framework | None = framework
+        while candidate is not None and candidate.id not in seen:
+            seen.add(candidate.id)
+            chain: str | None = group
+            while chain is not None:
+                if (candidate.id, chain) in self.steps:
+                    return self.steps[(candidate.id, chain)]
+                chain = serving.GROUP_FALLBACK.get(chain)
+            candidate = frameworks.all_frameworks().get(candidate.calibration_proxy)
+        return 0.0
+
+
+def stored_constants() -> Constants:
+    """The constants as stored in data/assumptions.toml (what perf uses)."""
+    groups: dict[str, Efficiency] = {}
+    for group in GROUPS:
+        if data.record("assumptions", fitted_ids(group)[0]) is not None:
+            groups[group] = Efficiency.from_data(group)
+    steps: dict[tuple[str, str], float] = {}
+    training: dict[tuple[str, str], float] = {}
+    framework_groups: dict[tuple[str, str], Efficiency] = {}
+    for framework in frameworks.all_frameworks().values():
+        for group in GROUPS:
+            prefix = framework_prefix(framework.id, group)
+            if data.record("assumptions", f"{prefix}{FITTED_IDS[0]}") is not None:
+                framework_groups[(framework.id, group)] = Efficiency(*(
+                    data.assumption_value(f"{prefix}{name}") for name in (
+                        "decode_memory_efficiency", "prefill_compute_efficiency",
+                        "collective_hop_latency_s", "prefill_fixed_latency_s",
+                        "prefill_half_tokens")))
+            step_id = serving.step_assumption_id(framework.id, group)
+            if data.record("assumptions", step_id) is not None:
+                steps[(framework.id, group)] = data.assumption_value(step_id)
+            train_id = training_speed.efficiency_assumption_id(framework.id, group)
+            if data.record("assumptions", train_id) is not None:
+                training[(framework.id, group)] = data.assumption_value(train_id)
+    if data.record("assumptions", training_speed.ATTENTION_EFFICIENCY_ID) is not None:
+        training[training_speed.ATTENTION_KEY] = training_speed.attention_relative_efficiency()
+    return Constants(groups, steps, training, {}, framework_groups)
+
+
+def _serve(case: Case, constants: Constants) -> serving.Serving:
+    group = case.group
+    return serving.serve(
+        case.model, case.instance, case.framework,
+        constants.efficiency(group, case.framework.id),
+        constants.step(case.framework, group), tp=case.tp, dtype=case.dtype,
+        kv_dtype=case.kv_dtype, work=case.work,
     )
 
 
-def _prefill(case: Case) -> Roofline:
-    return prefill_roofline(
-        case.model, case.instance, tp=case.tp, dtype=case.dtype, batch=case.batch,
-        input_len=case.input_len,
-    )
+def resolved(case: Case, constants: Constants) -> Case:
+    """An open-loop row with its concurrency from the offered rate (Little's law)."""
+    if case.request_rate_per_s is None:
+        return case
+    return replace(case, batch=_offered_concurrency(case.request_rate_per_s, case, constants),
+                   request_rate_per_s=None)
 
 
-def estimate(case: Case, efficiency: Efficiency) -> dict[str, float]:
-    ttft = _prefill(case).time_s(efficiency)
-    tpot = _decode(case).time_s(efficiency)
-    rate = case.batch * case.output_len / (ttft + (case.output_len - 1) * tpot)
-    return {"ttft_s": ttft, "tpot_s": tpot, "output_tokens_per_s": rate}
+def estimate(case: Case, constants: Constants) -> dict[str, float]:
+    result = _serve(resolved(case, constants), constants)
+    return {"ttft_s": result.ttft_s, "tpot_s": result.tpot_s,
+            "output_tokens_per_s": result.output_tokens_per_s_per_replica}
 
 
-def _round(value: float) -> float:
-    return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+# ---------------------------------------------------------------- least squares
 
 
-def _calibration_rows(kind: str) -> list[Case]:
-    return [
-        c for c in cases((CALIBRATION,)) if c.tpot_s is not None and c.instance.kind == kind
-    ]
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None:
+    """Gaussian elimination with partial pivoting; None when singular."""
+    size = len(vector)
+    rows = [matrix[i][:] + [vector[i]] for i in range(size)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
+        if abs(rows[pivot][col]) < 1e-300:
+            return None
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(size):
+            if r != col:
+                factor = rows[r][col] / rows[col][col]
+                for c in range(col, size + 1):
+                    rows[r][c] -= factor * rows[col][c]
+    return [rows[i][size] / rows[i][i] for i in range(size)]
 
 
-def fit(kind: str = "neuron") -> Efficiency:
-    """Fit η_mem and c_hop (decode) then η_comp (prefill) on the calibration rows of one kind."""
-    rows = _calibration_rows(kind)
-    if len(rows) < 2:
-        raise LookupError(f"need at least two {kind} calibration rows with tpot_s")
-    # weighted normal equations for y ≈ x1·a + x2·b with weight 1/y²
-    saa = sab = sbb = say = sby = 0.0
-    for case in rows:
-        roofline = _decode(case)
-        y = case.tpot_s or 0.0
-        weight = 1.0 / (y * y)
-        a, b = roofline.memory_s, float(roofline.collective_hops)
-        saa += weight * a * a
-        sab += weight * a * b
-        sbb += weight * b * b
-        say += weight * a * y
-        sby += weight * b * y
-    determinant = saa * sbb - sab * sab
-    x1 = (say * sbb - sby * sab) / determinant
-    x2 = (saa * sby - sab * say) / determinant
-    decode_memory = _round(1.0 / x1)
-    hop_latency = _round(x2)
+def weighted_nnls(columns: list[list[float]], target: list[float],
+                  weights: list[float]) -> list[float]:
+    """Least squares with non-negative coefficients (columns with a negative coefficient are
+    dropped and the rest refitted), weights per row."""
+    active = list(range(len(columns)))
+    while active:
+        normal = [[sum(w * columns[i][k] * columns[j][k] for k, w in enumerate(weights))
+                   for j in active] for i in active]
+        rhs = [sum(w * columns[i][k] * target[k] for k, w in enumerate(weights)) for i in active]
+        solution = _solve(normal, rhs)
+        if solution is None:
+            active = active[:-1]
+            continue
+        negative = [index for index, value in zip(active, solution, strict=True) if value < 0]
+        if not negative:
+            coefficients = [0.0] * len(columns)
+            for index, value in zip(active, solution, strict=True):
+                coefficients[index] = value
+            return coefficients
+        worst = min(negative, key=lambda i: solution[active.index(i)])
+        active.remove(worst)
+    return [0.0] * len(columns)
 
+
+# ---------------------------------------------------------------- fit
+
+
+def _fit_group(rows: list[Case], fallback: Efficiency | None,
+               steps_fallback: Mapping[str, float]) -> tuple[Efficiency, dict[str, float]]:
+    decode_rows = [c for c in rows if c.tpot_s is not None]
+    names = sorted({c.framework.id for c in decode_rows})
+    full = fallback is None or (len(decode_rows) >= MIN_GROUP_ROWS
+                                and len({c.source for c in rows}) >= MIN_SOURCES)
+    efficiency = fallback or DEFAULT_EFFICIENCY
+    steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
+    for _ in range(ALTERNATIONS):
+        columns: list[list[float]] = [[] for _ in range(2 + len(names))]
+        target: list[float] = []
+        weights: list[float] = []
+        for case in decode_rows:
+            case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
+            step_now = steps.get(case.framework.id, 0.0)
+            modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
+                                     step_now, tp=case.tp, dtype=case.dtype,
+                                     kv_dtype=case.kv_dtype, work=case.work)
+            roof = modelled.decode
+            interference = modelled.tpot_s - modelled.step_s
+            scale = efficiency.decode_memory / efficiency.prefill_compute
+            columns[0].append(max(roof.memory_s, roof.compute_s * scale))
+            columns[1].append(float(roof.collective_hops))
+            for index, name in enumerate(names):
+                columns[2 + index].append(1.0 if case.framework.id == name else 0.0)
+            y = (case.tpot_s or 0.0) - roof.collective_bandwidth_s - interference
+            target.append(y)
+            weights.append(1.0 / (case.tpot_s or 1.0) ** 2)
+        use_names = full and len(decode_rows) >= 2 + len(names) + 1
+        use_hops = full and len(decode_rows) >= 3
+        if full and len(decode_rows) >= 2:
+            chosen = [0] + ([1] if use_hops else []) + (
+                [2 + i for i in range(len(names))] if use_names else [])
+            solution = weighted_nnls([columns[i] for i in chosen], target, weights)
+            coefficient = dict(zip(chosen, solution, strict=True))
+            inverse_eta = coefficient[0] if coefficient[0] > 0 else 1.0 / efficiency.decode_memory
+            efficiency = replace(
+                efficiency, decode_memory=_round(min(1.0, 1.0 / inverse_eta)),
+                collective_hop_latency_s=_round(coefficient.get(1,
+                                                efficiency.collective_hop_latency_s)))
+            if use_names:
+                steps = {name: _round(coefficient[2 + i]) for i, name in enumerate(names)}
+        if not use_names:
+            for name in names:
+                residuals = [
+                    (t - columns[0][k] / efficiency.decode_memory
+                     - columns[1][k] * efficiency.collective_hop_latency_s, weights[k])
+                    for k, t in enumerate(target) if columns[2 + names.index(name)][k] == 1.0
+                ]
+                total = sum(w for _, w in residuals)
+                mean = sum(r * w for r, w in residuals) / total if total else 0.0
+                steps[name] = _round(max(0.0, mean))
+        if full:
+            efficiency = _fit_prefill(rows, efficiency, steps)
+    return efficiency, steps
+
+
+def _fit_prefill(rows: list[Case], efficiency: Efficiency,
+                 steps: Mapping[str, float]) -> Efficiency:
     prefill_rows = [c for c in rows if c.ttft_s is not None]
-    rooflines = [(_prefill(c), c.ttft_s or 0.0) for c in prefill_rows]
-    best_error, best_eta, best_fixed = float("inf"), 1.0, 0.0
-    for step in range(1, _GRID_STEPS + 1):
-        eta = step / _GRID_STEPS
-        trial = Efficiency(decode_memory, eta, hop_latency, 0.0)
-        predicted = [(roofline.time_s(trial), measured) for roofline, measured in rooflines]
-        numerator = sum((measured - value) / measured**2 for value, measured in predicted)
-        denominator = sum(1.0 / measured**2 for _, measured in predicted)
-        fixed = max(0.0, numerator / denominator)
-        error = sum(((value + fixed - measured) / measured) ** 2 for value, measured in predicted)
-        if error < best_error:
-            best_error, best_eta, best_fixed = error, eta, fixed
-    return Efficiency(decode_memory, _round(best_eta), hop_latency, _round(best_fixed))
+    if len(prefill_rows) < 2:
+        return efficiency
+    prepared = []
+    for case in prefill_rows:
+        case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
+        modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
+                                 steps.get(case.framework.id, 0.0), tp=case.tp, dtype=case.dtype,
+                                 kv_dtype=case.kv_dtype, work=case.work)
+        prepared.append((modelled.prefill, steps.get(case.framework.id, 0.0),
+                         (case.ttft_s or 0.0) - modelled.queue_wait_s, case.ttft_s or 1.0))
+    best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
+            efficiency.prefill_half_tokens)
+    for half in HALF_TOKENS_GRID:
+        for eta in ETA_GRID:
+            trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
+                            prefill_half_tokens=half)
+            predicted = [(roof.time_s(trial, step), target, weight)
+                         for roof, step, target, weight in prepared]
+            numerator = sum((target - value) / weight**2 for value, target, weight in predicted)
+            denominator = sum(1.0 / weight**2 for _, _, weight in predicted)
+            fixed = max(0.0, numerator / denominator)
+            error = sum(((value + fixed - target) / weight) ** 2
+                        for value, target, weight in predicted)
+            if error < best[0]:
+                best = (error, eta, fixed, half)
+    return replace(efficiency, prefill_compute=_round(best[1]),
+                   prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3])
 
 
-def fitted_on(kind: str = "neuron") -> list[str]:
-    return [c.id for c in _calibration_rows(kind)]
+def fit(rows: Sequence[Case] | None = None,
+        training_rows: Sequence["training_speed.TrainingCase"] | None = None) -> Constants:
+    """Fit every hardware group (fallback groups first) and the training efficiencies."""
+    rows = list(cases() if rows is None else rows)
+    groups: dict[str, Efficiency] = {}
+    steps: dict[tuple[str, str], float] = {}
+    fitted_on: dict[str, tuple[str, ...]] = {}
+    framework_groups: dict[tuple[str, str], Efficiency] = {}
+    for group in GROUPS:
+        group_rows = [c for c in rows if c.group == group]
+        fallback_name = serving.GROUP_FALLBACK.get(group)
+        while fallback_name is not None and fallback_name not in groups:
+            fallback_name = serving.GROUP_FALLBACK.get(fallback_name)
+        fallback = groups.get(fallback_name) if fallback_name else None
+        if not group_rows:
+            continue
+        if fallback is None and len([c for c in group_rows if c.tpot_s]) < 2:
+            continue
+        inherited = {fw: value for (fw, g), value in steps.items() if g == fallback_name}
+        efficiency, group_steps = _fit_group(group_rows, fallback, inherited)
+        own_fit = len([c for c in group_rows if c.tpot_s]) >= MIN_GROUP_ROWS and len(
+            {c.source for c in group_rows}) >= MIN_SOURCES
+        if fallback is None or own_fit:
+            groups[group] = efficiency
+        for name, value in group_steps.items():
+            steps[(name, group)] = value
+        fitted_on[group] = tuple(c.id for c in group_rows)
+        for name in sorted({c.framework.id for c in group_rows}):
+            own = [c for c in group_rows if c.framework.id == name]
+            if len([c for c in own if c.tpot_s]) < MIN_FRAMEWORK_ROWS or len(
+                    {c.source for c in own}) < MIN_SOURCES:
+                continue
+            own_efficiency, own_steps = _fit_group(own, None, {})
+            framework_groups[(name, group)] = own_efficiency
+            steps[(name, group)] = own_steps.get(name, 0.0)
+            fitted_on[f"{name}/{group}"] = tuple(c.id for c in own)
+    training_rows = list(training_speed.cases() if training_rows is None else training_rows)
+    training = training_speed.fit(training_rows)
+    return Constants(groups, steps, training, fitted_on, framework_groups)
 
 
-def _error(estimated: float, measured: float | None) -> float | None:
-    return None if measured is None or measured == 0 else (estimated - measured) / measured
+def measured_configurations() -> list[str]:
+    """"key=id" for every inference and training record the engine can read (any use), for
+    the basis of an estimate (serving_band.measured_index)."""
+    entries = []
+    for case in cases((*SCORED_USES, "reference")):
+        entries.append(serving_band.inference_key(
+            case.model.id, case.instance.id, case.framework.id, case.tp, case.batch,
+            case.input_len, case.output_len, case.dtype) + f"={case.id}")
+    for tcase in training_speed.cases(all_uses=True):
+        entries.append(serving_band.training_key(
+            tcase.model.id, tcase.instance.id, tcase.framework.id, tcase.count,
+            tcase.seq_len) + f"={tcase.id}")
+    return entries
 
 
-def report(efficiencies: Mapping[str, Efficiency] | None = None) -> list[dict[str, Any]]:
-    """One row per calibration / validation measurement: estimate (with the constants of the
-    row's instance kind; stored ones unless given), measurement, relative error."""
-    chosen = dict(efficiencies or {})
+def report(constants: Constants | None = None) -> list[dict[str, Any]]:
+    """One row per scored inference measurement: estimate with the stored constants (fitted on
+    every scored row), measurement, relative error."""
+    constants = constants or stored_constants()
     rows: list[dict[str, Any]] = []
     for case in cases():
-        kind = case.instance.kind
-        if kind not in chosen:
-            chosen[kind] = Efficiency.from_data(kind)
-        estimated = estimate(case, chosen[kind])
+        estimated = estimate(case, constants)
         row: dict[str, Any] = {
-            "id": case.id,
-            "use": case.use,
-            "kind": kind,
-            "model": case.model.id,
-            "instance": case.instance.id,
-            "tp": case.tp,
-            "batch": case.batch,
-            "input_len": case.input_len,
-            "output_len": case.output_len,
-            "dtype": case.dtype,
-        }
-        measured: Mapping[str, float | None] = {
-            "ttft_s": case.ttft_s,
-            "tpot_s": case.tpot_s,
-            "output_tokens_per_s": case.output_tokens_per_s,
+            "id": case.id, "use": case.use, "kind": case.instance.kind,
+            "model": case.model.id, "instance": case.instance.id, "framework": case.framework.id,
+            "tp": case.tp, "batch": case.batch, "input_len": case.input_len,
+            "output_len": case.output_len, "dtype": case.dtype,
         }
         for name, value in estimated.items():
+            measured = case.measured(name)
             row[f"{name}_estimated"] = value
-            row[f"{name}_measured"] = measured[name]
-            row[f"{name}_error"] = _error(value, measured[name])
+            row[f"{name}_measured"] = measured
+            row[f"{name}_error"] = None if not measured else (value - measured) / measured
         rows.append(row)
     return rows
 
@@ -222,8 +557,7 @@ class ErrorSummary:
 def error_summary(
     rows: Sequence[Mapping[str, Any]], use: str, field: str, kind: str = "all"
 ) -> ErrorSummary | None:
-    """Median and max |error| of `field` (ttft_s, tpot_s, output_tokens_per_s) over the report
-    rows of one use and instance kind ("all": every kind); None when no row has that field."""
+    """Median and max |error| of `field` over the report rows of one use and instance kind."""
     errors = [
         abs(row[f"{field}_error"])
         for row in rows

@@ -104,6 +104,16 @@ OPTIONS: dict[str, Option] = {
     "input-len": Option("prompt length", "required (compare: 128)", "tokens", metavar="N"),
     "output-len": Option("generated tokens per request", "required (compare: 128)", "tokens",
                          metavar="N"),
+    # serving (perf, issue 15)
+    "framework": Option("serving or training framework (see `list frameworks`); it must run on "
+                        "the instance's hardware", "the hardware's default framework",
+                        metavar="ID"),
+    "compiled-batch": Option("batch size the graph was compiled for (Neuron static shapes: a "
+                             "smaller batch pays for the padding)", "--batch (no padding)",
+                             "sequences", metavar="N"),
+    "compiled-seq-len": Option("maximum sequence length the graph was compiled for (lengths "
+                               "are padded to its buckets)", "--input-len + --output-len",
+                               "tokens", metavar="N"),
     # price
     "region": Option("AWS region of the price", "us-east-1", metavar="REGION"),
     "price-kind": Option("price type: on-demand, ri-effective or capacity-block; without a "
@@ -117,12 +127,13 @@ OPTIONS: dict[str, Option] = {
     "count": Option("number of instances", "1", "instances", metavar="N"),
     "tokens": Option("training tokens", "required", "tokens", metavar="N"),
     "mfu": Option("model FLOPs utilisation, a fraction in (0, 1]",
-                  "the preset for the accelerator kind (data/assumptions.toml)", "fraction",
+                  "the framework's fitted efficiency (data/assumptions.toml)", "fraction",
                   metavar="F"),
     "recipe": Option("optimizer memory recipe: eleutherai, llm_analysis, deepspeed, adam_8bit",
                      "adam_8bit (the first in name order)", metavar="NAME"),
     "zero": Option("ZeRO stage 0-3", "1", "stage", metavar="N"),
-    "recompute": Option("activation recomputation: none, selective or full", "selective",
+    "recompute": Option("activation recomputation: none, selective or full",
+                        "selective for train-memory; the framework's default for train",
                         metavar="MODE"),
     "sp": Option("sequence parallelism on", "off", takes_value=False),
     "pp": Option("pipeline-parallel degree", "1", "stages", metavar="N"),
@@ -158,10 +169,11 @@ COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
                                 "seq-len", "tp"),
                "inference memory: does the model fit, at which TP degree"),
     "perf": ("perf", True, ("instance", "dtype", "kv-dtype", "batch", "input-len",
-                            "output-len", "tp", "objective", "region", "price-kind"),
+                            "output-len", "tp", "objective", "region", "price-kind",
+                            "framework", "compiled-batch", "compiled-seq-len"),
              "inference speed (TTFT, TPOT, tokens/s) and $ per 1M output tokens"),
     "train": ("train", True, ("instance", "count", "tokens", "seq-len", "mfu", "dtype",
-                              "region", "price-kind"),
+                              "region", "price-kind", "framework", "recompute"),
               "training time and cost"),
     "train-memory": ("train_memory", True, ("instance", "count", "recipe", "zero",
                                             "recompute", "sp", "tp", "pp", "dp", "batch",
@@ -170,7 +182,8 @@ COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
     "price": ("price", False, ("instance", "region", "hours", "price-kind", "price-fallback"),
               "instance price per hour, month, chip, GiB and PFLOP"),
     "compare": ("compare", True, ("instances", "region", "hours", "price-kind", "dtype",
-                                  "kv-dtype", "batch", "input-len", "output-len", "objective"),
+                                  "kv-dtype", "batch", "input-len", "output-len", "objective",
+                                  "framework", "compiled-batch", "compiled-seq-len"),
                 "price (and, with a model, speed and $/1M tokens) for several instances"),
     "dtypes": ("dtypes", False, ("instance",),
                "the data types an instance's accelerator has (the ones the calculators accept)"),
@@ -187,7 +200,8 @@ COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
                      "budget"),
 }
 JSON_HELP = "print the result as one JSON object (the api result) (default: off: a summary)"
-LIST_WHAT = ("models", "instances", "chips")
+LIST_WHAT = ("models", "instances", "chips", "frameworks")
+LIST_HELP = "list models, instances, chips or frameworks"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -242,10 +256,9 @@ def build_parser() -> OneLineParser:
         for name in options:
             add_option(sub, name, OPTIONS[name])
         sub.add_argument("--json", action="store_true", help=JSON_HELP)
-    listing = commands.add_parser("list", help="list models, instances or chips",
-                                  description="list models, instances or chips")
+    listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP)
     listing.add_argument("what", choices=LIST_WHAT,
-                         help="what to list: models, instances or chips (required)")
+                         help="what to list: models, instances, chips or frameworks (required)")
     listing.add_argument("--json", action="store_true", help=JSON_HELP)
     return parser
 
@@ -276,6 +289,11 @@ FALLBACK_TEXT = {
 def _format(value: Any, field: str) -> str:
     if value is None:
         return "-"
+    if isinstance(value, dict) and "key" not in value:  # e.g. error_band: {field: [low, high]}
+        return "; ".join(f"{name} {_format(part, name)}" for name, part in value.items())
+    if isinstance(value, list) and len(value) == 2 and all(
+            isinstance(part, int | float) and not isinstance(part, bool) for part in value):
+        return " – ".join(_format(part, field) for part in value)  # a band [low, high]
     if isinstance(value, bool) or isinstance(value, str):
         return str(value)
     if isinstance(value, dict):
@@ -341,13 +359,14 @@ SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
                "headroom_per_core_bytes", "fits", "fit_reason", "head_padding", "min_tp_degree",
                "recommended_tp_degree",
                "max_batch", "max_seq_len", "kv_rule"),
-    "perf": ("fits", "fit_reason", "dtype", "kv_dtype", "tp_degree", "tp_reason",
+    "perf": ("fits", "fit_reason", "framework", "dtype", "kv_dtype", "tp_degree", "tp_reason",
              "tp_other_objective", "ttft_s", "tpot_s",
              "output_tokens_per_s_per_replica", "replicas",
-             "output_tokens_per_s", "prefill_bound", "decode_bound", "peak_is_proxy",
-             "usd_per_million_output_tokens"),
-    "train": ("fits", "fit_reason", "total_flops", "peak_flops_per_s", "mfu", "time_s",
-              "time_h", "tokens_per_s", "cost_usd"),
+             "output_tokens_per_s", "output_tokens_per_s_per_user", "prefill_bound",
+             "decode_bound", "peak_is_proxy", "usd_per_million_output_tokens",
+             "error_band", "basis", "basis_measurement_id"),
+    "train": ("fits", "fit_reason", "framework", "recompute", "total_flops", "peak_flops_per_s",
+              "mfu", "time_s", "time_h", "tokens_per_s", "cost_usd", "error_band", "basis"),
     "train_memory": ("weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
                      "activation_bytes", "overhead_bytes", "per_device_bytes",
                      "capacity_per_device_bytes", "headroom_per_device_bytes", "fits"),

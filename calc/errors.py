@@ -79,4 +79,6 @@ _ENGLISH: dict[str, str] = {
     "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
     "hf_config_unreadable": "cannot read the config.json file {value}",
     "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
+    "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
+    "{allowed}",
 }

@@ -17,7 +17,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from . import data, dtype_support, fit_gate, inputs, memory, model_shape, suggest, tp_choice
+from . import (
+    data,
+    dtype_support,
+    fit_gate,
+    frameworks,
+    inputs,
+    memory,
+    model_shape,
+    suggest,
+    tp_choice,
+)
 from .errors import CalcError
 from .flops import matmul_dtype, peak_flops_per_core, peak_is_proxy
 from .perf import PerfResult
@@ -79,6 +89,19 @@ class PerfRequest:
     price_kind: str
     kv_given: bool = False  # kv_dtype was in the request (suggestions keep it)
     region: str = DEFAULT_REGION  # the region asked for (suggestions price other instances)
+    # perf (issue 15): the serving framework (None: the hardware's default) and the shapes its
+    # graph was compiled for (None: the request's own; no padding)
+    framework: str | None = None
+    compiled_batch: int | None = None
+    compiled_seq_len: int | None = None
+
+    def fit_batch(self) -> int:
+        """The batch the memory must hold: the compiled graph's when it is larger."""
+        return max(self.batch, self.compiled_batch or self.batch)
+
+    def fit_seq_len(self) -> int:
+        """The sequence length the memory must hold: the compiled one when it is longer."""
+        return max(self.input_len + self.output_len, self.compiled_seq_len or 0)
 
 
 def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
@@ -87,16 +110,21 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
     r = request
     if not r.model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": r.model.id})
-    seq_len = r.input_len + r.output_len
+    framework_id = frameworks.resolve(r.framework, r.instance, "inference").id
+    if r.compiled_batch is not None and r.compiled_batch < r.batch:
+        raise CalcError("compiled_batch", "out_of_range",
+                        {"min": r.batch, "max": r.compiled_batch, "value": r.compiled_batch})
+    seq_len = r.fit_seq_len()  # the compiled graph's shapes when larger (issue 15)
+    batch = r.fit_batch()
     verdict = fit_gate.check(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
-                             batch=r.batch, seq_len=seq_len, tp=r.tp)
+                             batch=batch, seq_len=seq_len, tp=r.tp)
     extras: dict[str, Any] = {
         "objective": r.objective, "price_kind": r.price_kind, **price_fields(r.hourly),
         "peak_is_proxy": None, "peak_proxy_id": None, "peak_missing_reason": None,
         "tpot_is_lower_bound": None,
     }
     if not verdict.fits:
-        fit = memory.fit(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
+        fit = memory.fit(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=batch,
                          seq_len=seq_len, tp=verdict.tp)
         setup = suggest.Setup(r.model, r.instance, r.dtype,
                               r.kv_dtype if r.kv_given else None,
@@ -111,9 +139,12 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
             "suggestions": suggest.suggestions(setup, base, region=region,
                                                other_instances=other_instances),
             "tp_reason": None, "tp_other_objective": None,
-            "derivation": fit.derivation,
+            "derivation": fit.derivation, "framework": framework_id,
+            "compiled_batch": r.compiled_batch, "compiled_seq_len": r.compiled_seq_len,
         }
-        return fit_gate.gated([f.name for f in fields(PerfResult)], answer)
+        # error_band / basis are speed fields: null with the speed when the setup does not fit
+        return fit_gate.gated([f.name for f in fields(PerfResult)], answer,
+                              keep=("framework", "compiled_batch", "compiled_seq_len"))
 
     peak_missing = not has_peak(r.instance, r.dtype)
     instance = without_compute_limit(r.instance, r.dtype) if peak_missing else r.instance
@@ -123,10 +154,13 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
             r.model, instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
             input_len=r.input_len, output_len=r.output_len, tp=tp,
             usd_per_hour=r.hourly.usd_per_hour, price_missing_reason=r.hourly.missing_reason,
+            framework=r.framework, compiled_batch=r.compiled_batch,
+            compiled_seq_len=r.compiled_seq_len,
         )
 
+    # the TP objective compares the candidates with the same serving step model
     degrees = tp_choice.fitting_degrees(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
-                                        batch=r.batch, seq_len=seq_len)
+                                        batch=batch, seq_len=seq_len)
     choice = tp_choice.choose(degrees, estimate, r.objective)
     if r.tp is not None:
         used = r.tp
@@ -202,6 +236,13 @@ def bandwidth_only(answer: dict[str, Any]) -> None:
     answer["derivation"] = steps
 
 
+def serving_params(req: inputs.Request) -> dict[str, Any]:
+    """The perf (issue 15) serving inputs of a perf or compare request."""
+    return {"framework": req.get_opt_text("framework"),
+            "compiled_batch": req.get_opt_int("compiled_batch"),
+            "compiled_seq_len": req.get_opt_int("compiled_seq_len")}
+
+
 def perf(req: inputs.Request) -> dict[str, Any]:
     model = req.need_model()
     instance = req.instance()
@@ -218,6 +259,7 @@ def perf(req: inputs.Request) -> dict[str, Any]:
         objective=req.get_text("objective"),
         hourly=hourly, price_kind=price_kind, kv_given=req.given("kv_dtype"),
         region=req.get_text("region"),
+        **serving_params(req),
     )
     if request.tp is not None and request.tp not in instance.tp_degrees:
         raise CalcError("tp", "tp_not_allowed",
@@ -244,7 +286,9 @@ def memory_extras(req: inputs.Request, result: Mapping[str, Any]) -> dict[str, A
 
 COMPARE_ROW_FIELDS = ("tp_degree", "fits", "ttft_s", "tpot_s", "output_tokens_per_s",
                       "usd_per_million_output_tokens", "dtype", "fit_reason", "suggestions",
-                      "tp_reason", "tp_other_objective", "peak_is_proxy")
+                      "tp_reason", "tp_other_objective", "peak_is_proxy",
+                      # perf (issue 15): band and basis null when the row does not fit
+                      "framework", "error_band", "basis")
 
 
 def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
@@ -263,7 +307,7 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
             output_len=req.get_int("output_len"),
             tp=None, objective=req.get_text("objective"), hourly=hourly,
             price_kind=price_kind, kv_given=req.given("kv_dtype"),
-            region=req.get_text("region"),
+            region=req.get_text("region"), **serving_params(req),
         )
         # the suggestions are perf requests: this row's instance, the lengths used, no hours
         row_params = {**req.echo, "instance": instance.id, "input_len": request.input_len,
@@ -344,7 +388,7 @@ def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
         more *= 2
     answer = fit_gate.gated(list(result), {**result, **extras},
                             keep=("seq_len", "tokens", "count", "mfu", "mfu_source",
-                                  "total_flops"))
+                                  "total_flops", "framework", "recompute"))
     answer.update(fit_reason=reason, suggestions=suggestions, training_layout=None)
     return answer
 

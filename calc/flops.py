@@ -1,9 +1,12 @@
 """Training compute and time, and the matmul peak of an accelerator.
 
-Convention: total training FLOPs = 6·N·D + 12·L·h·s·D  (forward + backward; N = active
-parameters, D = tokens, s = sequence length; the attention-score term counts the full,
-non-causal s×s matrices, so it is an upper bound, and recomputation is not counted).
-time = total / (instances × peak FLOP/s per instance × MFU).
+Convention: model FLOPs = 6·N·D + 12·L·h·s·D  (forward + backward; N = active parameters,
+D = tokens, s = sequence length; the attention-score term counts the full, non-causal s×s
+matrices). With a given MFU: time = model FLOPs / (instances × peak × MFU). Without one, the
+framework's model (calc.training_speed): recomputation FLOPs added, attention FLOPs at their own
+efficiency, and the fitted efficiency of the training framework on this hardware group:
+time = D × weighted FLOPs per token / (instances × peak × efficiency); the result's `mfu` is then
+the model-FLOPs utilisation that implies.
 
 Peaks: training time uses the chip headline dense peak × chips, the basis the MFU presets in
 data/assumptions.toml are defined against. The inference roofline (perf.py) uses the matmul peak:
@@ -113,6 +116,9 @@ class TrainResult:
     peak_flops_per_s: float
     mfu: float
     mfu_source: str
+    framework: str
+    recompute: str
+    hardware_efficiency: float | None
     time_s: float
     time_h: float
     tokens_per_s: float
@@ -120,6 +126,11 @@ class TrainResult:
     usd_per_hour: float | None
     cost_usd: float | None
     price_missing_reason: str | None
+    error_band: dict[str, list[float] | None]
+    error_band_family: dict[str, str | None]
+    error_band_reasons: dict[str, list[str]]
+    basis: str
+    basis_measurement_id: str | None
     derivation: list[dict[str, Any]]
 
     def as_dict(self) -> dict[str, Any]:
@@ -137,8 +148,15 @@ def train(
     mfu: float | None,
     usd_per_hour: float | None,
     price_missing_reason: str | None,
+    framework: str | None = None,
+    recompute: str | None = None,
 ) -> TrainResult:
+    from . import calibration, frameworks, serving_band, training_speed
+
+    chosen = frameworks.resolve(framework, instance, "training")
+    recompute = recompute or chosen.default_recompute
     steps = Derivation()
+    steps.add("framework", f"{chosen.name}; recompute: {recompute}", chosen.id, "")
     total = steps.add(
         "total_flops",
         "6 · N_active · D + 12 · L · h · s · D",
@@ -149,18 +167,32 @@ def train(
     peak_instance = steps.add(
         "peak_flops_per_s", f"{compute} dense headline TFLOPS per chip × chips", headline, "FLOP/s"
     )
+    hardware_efficiency: float | None = None
     if mfu is None:
-        mfu, mfu_source = default_mfu(instance)
+        per_token = training_speed.token_flops(model, seq_len, recompute)
+        steps.add("recompute_flops", f"recomputation ({recompute}) per token × D",
+                  (per_token.dense + per_token.attention - per_token.model) * tokens, "FLOP")
+        steps.add("attention_relative_efficiency", "attention vs dense matmul efficiency",
+                  training_speed.attention_relative_efficiency(), "")
+        fitted = calibration.stored_constants().training
+        hardware_efficiency, mfu_source = training_speed.lookup(chosen, instance, fitted)
+        steps.add("hardware_efficiency", f"fitted efficiency ({mfu_source})", hardware_efficiency,
+                  "")
+        time_s = steps.add(
+            "time_s", "D × weighted FLOPs per token / (count × peak × efficiency)",
+            tokens * per_token.weighted / (count * peak_instance * hardware_efficiency), "s")
+        mfu = steps.add("mfu", "model FLOPs / (time × count × peak)",
+                        total / (time_s * count * peak_instance), "")
     else:
         mfu_source = "input"
-    from .inputs import MIN_MFU
+        from .inputs import MIN_MFU
 
-    if not MIN_MFU <= mfu <= 1.0:  # hardening: a vanishing MFU overflows the training time
-        raise CalcError("mfu", "out_of_range", {"min": MIN_MFU, "max": 1.0, "value": mfu})
-    steps.add("mfu", f"MFU ({mfu_source})", mfu, "")
-    time_s = steps.add(
-        "time_s", "total / (count × peak × MFU)", total / (count * peak_instance * mfu), "s"
-    )
+        if not MIN_MFU <= mfu <= 1.0:  # hardening: a vanishing MFU overflows the training time
+            raise CalcError("mfu", "out_of_range", {"min": MIN_MFU, "max": 1.0, "value": mfu})
+        steps.add("mfu", f"MFU ({mfu_source})", mfu, "")
+        time_s = steps.add(
+            "time_s", "total / (count × peak × MFU)", total / (count * peak_instance * mfu), "s"
+        )
     if not math.isfinite(time_s) or time_s <= 0:
         raise CalcError("tokens", "result_not_finite", {"value": "time_s"})
     tokens_per_s = steps.add("tokens_per_s", "D / time", tokens / time_s, "tokens/s")
@@ -169,6 +201,20 @@ def train(
     )
     cost = None if usd_per_hour is None else usd_per_hour * instance_hours
     steps.add("cost_usd", "instance-hours × $/hour", cost, "USD")
+    features = {"params": float(model.params), "seq_len": float(seq_len), "count": float(count)}
+    band = serving_band.nearest(serving_band.stored(), instance.chip.id, instance.kind, chosen.id,
+                                "training", features)
+    rate_band = serving_band.interval(tokens_per_s, band)
+    time_band = None if rate_band is None else [tokens / rate_band[1], tokens / rate_band[0]]
+    steps.add("error_band_tokens_per_s", serving_band.describe(band),
+              None if rate_band is None else f"{rate_band[0]:.4g}–{rate_band[1]:.4g}", "")
+    measured_id = None if model.id == "custom" else serving_band.measured_index().get(
+        serving_band.training_key(model.id, instance.id, chosen.id, count, seq_len))
+    steps.add("basis", "a published record with this exact configuration exists?",
+              "measured" if measured_id else "modelled", "")
+    cost_band = None
+    if time_band is not None and usd_per_hour is not None:
+        cost_band = [usd_per_hour * count * t / SECONDS_PER_HOUR for t in time_band]
     return TrainResult(
         model=model.id,
         instance=instance.id,
@@ -180,6 +226,9 @@ def train(
         peak_flops_per_s=peak_instance,
         mfu=mfu,
         mfu_source=mfu_source,
+        framework=chosen.id,
+        recompute=recompute,
+        hardware_efficiency=hardware_efficiency,
         time_s=time_s,
         time_h=time_s / SECONDS_PER_HOUR,
         tokens_per_s=tokens_per_s,
@@ -187,5 +236,10 @@ def train(
         usd_per_hour=usd_per_hour,
         cost_usd=cost,
         price_missing_reason=price_missing_reason,
+        error_band={"tokens_per_s": rate_band, "time_s": time_band, "cost_usd": cost_band},
+        error_band_family={"tokens_per_s": None if band is None else band.family},
+        error_band_reasons={"tokens_per_s": [] if band is None else list(band.reasons)},
+        basis="measured" if measured_id else "modelled",
+        basis_measurement_id=measured_id,
         derivation=steps.as_list(),
     )

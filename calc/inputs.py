@@ -32,6 +32,8 @@ LIMITS: dict[str, int] = {
     "experts": 65_536,
     "active_experts": 65_536,
     "tp": 65_536,
+    "compiled_batch": 1_048_576,
+    "compiled_seq_len": 16_777_216,
     "dp": 1_048_576,
     "count": 1_000_000,
     "tokens": 10**18,
@@ -322,6 +324,12 @@ def _recompute_modes() -> tuple[str, ...]:
     return tuple(RECOMPUTE_MODES)
 
 
+def _framework_ids() -> tuple[str, ...]:
+    from .frameworks import all_frameworks
+
+    return tuple(all_frameworks())
+
+
 def _first_recipe() -> str | None:
     known = _recipes()
     return known[0] if known else None
@@ -424,7 +432,12 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("zero", "int", minimum=0),
     Param("recompute", "choice", choices=_recompute_modes),
     Param("sp", "flag"),
-    Param("what", "choice", choices=lambda: ("models", "instances", "chips")),
+    Param("what", "choice", choices=lambda: ("models", "instances", "chips", "frameworks")),
+    # perf (issue 15): serving framework and the shapes its graph was compiled for; the phase
+    # (inference or training) is checked by calc.frameworks.resolve
+    Param("framework", "choice", choices=_framework_ids),
+    Param("compiled_batch", "int"),
+    Param("compiled_seq_len", "int", unit="tokens"),
     # trust (issue 9): TP objective when no TP is given; labelled price fallback
     Param("objective", "choice", choices=_objectives),
     Param("price_fallback", "flag"),
@@ -444,6 +457,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
 
 _MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
 _PRICED = {"region": _default_region, "price_kind": "on-demand"}
+# perf (issue 15): absent = the hardware's default framework, no compiled-shape padding
+_SERVING = {"framework": OPTIONAL, "compiled_batch": OPTIONAL, "compiled_seq_len": OPTIONAL}
 
 # kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value.
 # dtype / kv_dtype are OPTIONAL: absent, the handler takes the checkpoint's precision when the
@@ -454,9 +469,10 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
                "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL, "expert_dtype": OPTIONAL},
     "perf": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
              "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED,
-             "objective": _default_objective("perf")},
+             "objective": _default_objective("perf"), **_SERVING},
     "train": {**_MODEL, "instance": REQUIRED, "count": 1, "tokens": REQUIRED,
-              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": OPTIONAL, **_PRICED},
+              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": OPTIONAL, **_PRICED,
+              "framework": OPTIONAL, "recompute": OPTIONAL},
     "train_memory": {**_MODEL, "instance": REQUIRED, "count": 1, "recipe": _first_recipe,
                      "zero": 1, "recompute": "selective", "sp": False, "tp": 1, "pp": 1,
                      "dp": OPTIONAL, "batch": 1, "seq_len": REQUIRED},
@@ -464,7 +480,8 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
               "price_kind": "on-demand", "price_fallback": True},
     "compare": {**_MODEL, "instances": OPTIONAL, "region": _default_region, "hours": 1.0,
                 "price_kind": "on-demand", "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
-                "input_len": 128, "output_len": 128, "objective": _default_objective("compare")},
+                "input_len": 128, "output_len": 128, "objective": _default_objective("compare"),
+                **_SERVING},
     "list": {"what": REQUIRED},
     "dtypes": {"instance": REQUIRED},
     # advisor (issue 11); defaults: calc.advise.DEFAULT_MAX_BATCH, advise_train.DEFAULT_MAX_COUNT

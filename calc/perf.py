@@ -1,166 +1,65 @@
-"""Inference speed: prefill (TTFT) and decode (TPOT) as a roofline plus a TP collective term.
+"""Inference speed for one request mix on one instance: the serving step model (calc.serving)
+with the framework's batching and buckets, the calibrated constants of the hardware group and
+framework, an 80 % error band from the cross-validated residuals of the nearest calibration
+family (calc.serving_band), and its basis ("measured" when a published record has this exact
+configuration, else "modelled").
 
-For one model replica on t cores (per-core bandwidth BW, per-core peak P):
-  decode step  t_mem  = (active weight bytes / t + KV bytes read per core) / (BW · η_mem)
-               t_comp = (2·N_active·b + 4·L·(heads·head_dim)·ctx·b) / (t · P · η_comp)
-  prefill      t_mem  = active weight bytes / t / (BW · η_mem)
-               t_comp = (2·N_active·b·s_in + 4·L·(heads·head_dim)·s_in²·b) / (t · P · η_comp)
-  collectives  t_coll = 2 all-reduces per layer × L × 2·ceil(log2 t) latency steps × c_hop
-               (decode all-reduces carry b·h values: latency-bound, log-depth algorithms; a ring
-               model, 2·(t − 1) steps, fits the TP24 calibration equally but over-predicts the
-               held-out TP32 and TP64 rows by up to 129 %)
-  time = max(t_mem, t_comp) + t_coll (+ t_fixed for prefill: per-request latency the roofline
-  does not explain, e.g. graph launch and sampling); the larger roofline term names the bound.
-TPOT is evaluated at the mean context ctx = s_in + s_out / 2. When t does not divide the heads,
-N_active and heads count the padded query heads (memory.head_padding), as the padded model runs.
-Per replica: tokens/s = b · s_out / (TTFT + (s_out − 1) · TPOT); the instance runs
-floor(cores / t) replicas. η_mem, η_comp, c_hop and t_fixed are data, one set per instance kind:
-bench/calibrate.py fits the Neuron set on published Inf2 measurements and the GPU set (gpu_*) on
-published GPU measurements.
+Per replica (t cores): TTFT, TPOT and output tokens/s as calc.serving.serve computes them; the
+instance runs floor(cores / t) replicas; tokens/s per user = 1 / TPOT.
 """
 
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
-from . import data, dtypes, memory
+from . import calibration, dtypes, frameworks, memory, serving, serving_band
 from .derivation import Derivation
 from .errors import CalcError
 from .flops import peak_flops_per_core
+from .serving import (  # noqa: F401  (re-exported for callers and tests)
+    Efficiency,
+    Roofline,
+    Workload,
+    allreduce_steps,
+    decode_roofline,
+    efficiency_prefix,
+    prefill_roofline,
+)
 from .specs import InstanceSpec, ModelSpec
 from .units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
 
-ALL_REDUCES_PER_LAYER = 2
+BAND_FIELDS = {"tpot_s": "decode", "ttft_s": "prefill", "output_tokens_per_s": "throughput"}
 
 
-@dataclass(frozen=True, slots=True)
-class Efficiency:
-    decode_memory: float             # achieved fraction of peak memory bandwidth
-    prefill_compute: float           # achieved fraction of peak matmul FLOP/s
-    collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
-    prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
-
-    @staticmethod
-    def from_data(kind: str = "neuron") -> "Efficiency":
-        """The fitted constants for one accelerator kind: neuron (ids as named) or gpu
-        (the same ids with a ``gpu_`` prefix, fitted on the GPU calibration rows)."""
-        prefix = efficiency_prefix(kind)
-        return Efficiency(
-            decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
-            prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
-            collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
-            prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
-        )
-
-
-def efficiency_prefix(kind: str) -> str:
-    """Assumption-id prefix of the speed constants for an instance kind (neuron | gpu)."""
-    return "gpu_" if kind == "gpu" else ""
-
-
-def allreduce_steps(tp: int) -> int:
-    """Latency steps of one small-message all-reduce over t ranks: 2·ceil(log2 t)
-    (recursive halving + doubling; decode all-reduces carry only b·h values)."""
-    return 2 * (tp - 1).bit_length()
-
-
-def collective_hops_per_step(model: ModelSpec, tp: int) -> int:
-    return ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp)
-
-
-@dataclass(frozen=True, slots=True)
-class Roofline:
-    """Ideal (efficiency 1) times of one step on one replica."""
-
-    memory_s: float
-    compute_s: float
-    collective_hops: int
-    is_prefill: bool = False
-
-    def time_s(self, efficiency: Efficiency) -> float:
-        fixed = efficiency.prefill_fixed_latency_s if self.is_prefill else 0.0
-        memory_s = self.memory_s / efficiency.decode_memory
-        compute_s = self.compute_s / efficiency.prefill_compute
-        return (
-            max(memory_s, compute_s)
-            + self.collective_hops * efficiency.collective_hop_latency_s
-            + fixed
-        )
-
-    def bound(self, efficiency: Efficiency) -> str:
-        memory_s = self.memory_s / efficiency.decode_memory
-        compute_s = self.compute_s / efficiency.prefill_compute
-        return "compute" if compute_s > memory_s else "bandwidth"
-
-
-def padded_active_params(model: ModelSpec, tp: int) -> int:
-    """Active parameters plus the zero query/output rows of padded heads (memory.head_padding):
-    padded heads are read and multiplied like real ones."""
-    return model.active_params + memory.padding_params(model, tp)
-
-
-def padded_attention_width(model: ModelSpec, tp: int) -> int:
-    return (model.heads + memory.head_padding(model, tp)) * model.head_dim
-
-
-def _bandwidth_per_core(instance: InstanceSpec) -> float:
-    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
-    if bandwidth is None or bandwidth <= 0:
-        raise CalcError("instance", "bandwidth_missing", {"value": instance.id})
-    return bandwidth
-
-
-def decode_roofline(
-    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, kv_dtype: str,
-    batch: int, context: int,
-) -> Roofline:
-    kv_heads_eff = memory.kv_heads_effective(model, tp)
-    weights = dtypes.bytes_for(padded_active_params(model, tp), dtype) / tp
-    kv_read = dtypes.bytes_for(
-        memory.kv_elements_per_head(model, batch, context) * (kv_heads_eff // tp), kv_dtype
-    )
-    _, peak = peak_flops_per_core(instance, dtype)
-    attention = 4 * model.layers * padded_attention_width(model, tp) * context * batch
-    flops = 2 * padded_active_params(model, tp) * batch + attention
-    return Roofline(
-        memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
-        compute_s=flops / (tp * peak),
-        collective_hops=collective_hops_per_step(model, tp),
-    )
-
-
-def prefill_roofline(
-    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int
-) -> Roofline:
-    weights = dtypes.bytes_for(padded_active_params(model, tp), dtype) / tp
-    _, peak = peak_flops_per_core(instance, dtype)
-    flops = (
-        2 * padded_active_params(model, tp) * batch * input_len
-        + 4 * model.layers * padded_attention_width(model, tp) * input_len * input_len * batch
-    )
-    return Roofline(
-        memory_s=weights / _bandwidth_per_core(instance),
-        compute_s=flops / (tp * peak),
-        collective_hops=collective_hops_per_step(model, tp),
-        is_prefill=True,
-    )
+@cache
+def _constants() -> calibration.Constants:
+    return calibration.stored_constants()
 
 
 @dataclass(frozen=True, slots=True)
 class PerfResult:
     model: str
     instance: str
+    framework: str
+    batching: str
     dtype: str
     kv_dtype: str
     compute_dtype: str
     batch: int
     input_len: int
     output_len: int
+    compiled_batch: int | None
+    compiled_seq_len: int | None
+    padded_batch: int
+    padded_input_len: int
     tp_degree: int
     fits: bool
     ttft_s: float
     tpot_s: float
     e2e_s: float
+    queue_wait_s: float
     output_tokens_per_s_per_replica: float
+    output_tokens_per_s_per_user: float
     replicas: int
     output_tokens_per_s: float
     decode_bound: str
@@ -170,14 +69,38 @@ class PerfResult:
     usd_per_hour: float | None
     usd_per_million_output_tokens: float | None
     price_missing_reason: str | None
+    hardware_group: str
     decode_memory_efficiency: float
     prefill_compute_efficiency: float
     collective_hop_latency_s: float
     prefill_fixed_latency_s: float
+    step_fixed_s: float
+    framework_calibrated: bool
+    error_band: dict[str, list[float] | None]
+    error_band_family: dict[str, str | None]
+    error_band_reasons: dict[str, list[str]]
+    basis: str
+    basis_measurement_id: str | None
     derivation: list[dict[str, Any]]
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _bandwidth_per_core(instance: InstanceSpec) -> float:
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    if bandwidth is None or bandwidth <= 0:
+        raise CalcError("instance", "bandwidth_missing", {"value": instance.id})
+    return bandwidth
+
+
+def measured_basis(model: ModelSpec, instance: InstanceSpec, framework_id: str, *, tp: int,
+                   batch: int, input_len: int, output_len: int, dtype: str) -> str | None:
+    """The id of a published inference record with exactly this configuration, if any."""
+    if model.id == "custom":
+        return None
+    return serving_band.measured_index().get(serving_band.inference_key(
+        model.id, instance.id, framework_id, tp, batch, input_len, output_len, dtype))
 
 
 def perf(
@@ -193,55 +116,86 @@ def perf(
     usd_per_hour: float | None = None,
     price_missing_reason: str | None = None,
     efficiency: Efficiency | None = None,
+    framework: str | None = None,
+    compiled_batch: int | None = None,
+    compiled_seq_len: int | None = None,
 ) -> PerfResult:
     if not model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": model.id})
-    efficiency = efficiency or Efficiency.from_data(instance.kind)
+    chosen = frameworks.resolve(framework, instance, "inference")
+    if compiled_batch is not None and compiled_batch < batch:
+        raise CalcError("compiled_batch", "out_of_range",
+                        {"min": batch, "max": compiled_batch, "value": compiled_batch})
+    group = serving.hardware_group(instance)
+    constants = _constants()
+    efficiency = efficiency or constants.efficiency(group, chosen.id)
+    step_fixed = constants.step(chosen, group)
+    framework_calibrated = (chosen.id, group) in constants.steps
     kv_dtype = kv_dtype or dtypes.default_kv_dtype(dtype)
     fit = memory.fit(
-        model, instance, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
-        seq_len=input_len + output_len, tp=tp,
+        model, instance, dtype=dtype, kv_dtype=kv_dtype,
+        batch=max(batch, compiled_batch or batch),
+        seq_len=max(input_len + output_len, compiled_seq_len or 0), tp=tp,
     )
     tp_degree = fit.tp_degree
     steps = Derivation()
+    steps.add("framework", f"{chosen.name}: {chosen.batching} batching"
+              f"{', bucketed' if chosen.bucketing else ''}", chosen.id, "")
     steps.add("tp_degree", "given" if tp is not None else "recommended TP (memory fit)", tp_degree,
               "cores")
     steps.add("head_padding", "(−heads) mod t", memory.head_padding(model, tp_degree), "heads")
     compute, peak = peak_flops_per_core(instance, dtype)
-    steps.add("peak_flops_per_core", f"{compute} dense peak per core", peak, "FLOP/s")
+    steps.add("peak_flops_per_core", f"{compute} dense peak per core (projections)", peak,
+              "FLOP/s")
     steps.add("bandwidth_per_core", "memory bandwidth per core", _bandwidth_per_core(instance),
               "B/s")
-    prefill = prefill_roofline(
-        model, instance, tp=tp_degree, dtype=dtype, batch=batch, input_len=input_len
-    )
-    context = input_len + output_len // 2
-    decode = decode_roofline(
-        model, instance, tp=tp_degree, dtype=dtype, kv_dtype=kv_dtype, batch=batch, context=context
-    )
-    steps.add("prefill_compute_s", "prefill FLOPs / (t · P · η_comp)",
+    work = Workload(batch, input_len, output_len, compiled_batch, compiled_seq_len)
+    served = serving.serve(model, instance, chosen, efficiency, step_fixed, tp=tp_degree,
+                           dtype=dtype, kv_dtype=kv_dtype, work=work)
+    steps.add("padded_batch", "batch padded to the compiled batch", served.padded_batch, "")
+    steps.add("padded_input_len", "prompt padded to the sequence bucket", served.padded_input_len,
+              "tokens")
+    if model.experts:
+        steps.add("experts_touched_decode", "E · (1 − (1 − k/E)^B)", serving.experts_touched(
+            model.experts, model.active_experts, served.padded_batch), "experts")
+    prefill, decode = served.prefill, served.decode
+    steps.add("prefill_compute_s", "(projections / P_dtype + attention / P_bf16) / (t · η_comp)",
               prefill.compute_s / efficiency.prefill_compute, "s")
-    steps.add("prefill_memory_s", "weights / t / (BW · η_mem)",
+    steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
               prefill.memory_s / efficiency.decode_memory, "s")
-    steps.add("collective_s", "2 · L · 2·ceil(log2 t) · c_hop",
-              prefill.collective_hops * efficiency.collective_hop_latency_s, "s")
+    steps.add("collective_s",
+              "2 · L · (2·ceil(log2 t) · c_hop + 2(t−1)/t · tokens · h · 2 B / link)",
+              prefill.collective_hops * efficiency.collective_hop_latency_s
+              + prefill.collective_bandwidth_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")
-    ttft = steps.add("ttft_s", "max(compute, memory) + collectives + fixed",
-                     prefill.time_s(efficiency), "s")
-    steps.add("decode_context", "s_in + s_out / 2", context, "tokens")
-    steps.add("decode_memory_s", "(weights / t + KV per core) / (BW · η_mem)",
+    steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
+    steps.add("prefill_s", "max(compute, memory) + collectives + fixed", served.prefill_s, "s")
+    steps.add("decode_context", "bucket(s_in + s_out / 2)", served.padded_context, "tokens")
+    steps.add("decode_memory_s", "(weights streamed / t + KV per core) / (BW · η_mem)",
               decode.memory_s / efficiency.decode_memory, "s")
     steps.add("decode_compute_s", "decode FLOPs / (t · P · η_comp)",
               decode.compute_s / efficiency.prefill_compute, "s")
-    tpot = steps.add("tpot_s", "max(memory, compute) + collectives", decode.time_s(efficiency), "s")
-    e2e = steps.add("e2e_s", "TTFT + (s_out − 1) · TPOT", ttft + (output_len - 1) * tpot, "s")
+    steps.add("decode_step_s", "max(memory, compute) + collectives + step cost", served.step_s,
+              "s")
+    if chosen.batching == "continuous":
+        steps.add("prefill_share", "C · t_prefill / cycle", served.prefill_share, "")
+        steps.add("queue_wait_s", "(C−1)/C · (t_step/2 + ρ/(1−ρ) · t_prefill/2)",
+                  served.queue_wait_s, "s")
+    ttft = steps.add("ttft_s", "prefill (+ queue wait under continuous batching)", served.ttft_s,
+                     "s")
+    tpot = steps.add("tpot_s", "decode step (continuous: (cycle − TTFT) / (s_out − 1))",
+                     served.tpot_s, "s")
+    e2e = steps.add("e2e_s", "static: TTFT + (s_out − 1) · TPOT; continuous: cycle",
+                    served.e2e_s, "s")
     per_replica = steps.add("output_tokens_per_s_per_replica", "b · s_out / e2e",
-                            batch * output_len / e2e, "tokens/s")
+                            served.output_tokens_per_s_per_replica, "tokens/s")
+    per_user = steps.add("output_tokens_per_s_per_user", "1 / TPOT", 1.0 / tpot, "tokens/s")
     replicas = steps.add("replicas", "floor(cores / t)", instance.logical_cores // tp_degree, "")
     total_rate = steps.add("output_tokens_per_s", "replicas × per replica", replicas * per_replica,
                            "tokens/s")
     bandwidth_bound = replicas * batch * tp_degree * _bandwidth_per_core(instance) / (
-        dtypes.bytes_for(model.active_params, dtype)
+        serving.streamed_weight_bytes(model, tp_degree, dtype, 1)
     )
     compute_bound = replicas * tp_degree * peak / (2 * model.active_params)
     usd_per_million = None
@@ -249,33 +203,48 @@ def perf(
         usd_per_million = usd_per_hour / (SECONDS_PER_HOUR * total_rate) * TOKENS_PER_MILLION
     steps.add("usd_per_million_output_tokens", "$/hour / (3600 · tokens/s) · 10⁶", usd_per_million,
               "USD")
+    features = {"params": float(model.params), "batch": float(batch),
+                "input_len": float(input_len), "output_len": float(output_len),
+                "tp": float(tp_degree)}
+    values = {"tpot_s": tpot, "ttft_s": ttft, "output_tokens_per_s": total_rate}
+    bands: dict[str, list[float] | None] = {}
+    families: dict[str, str | None] = {}
+    reasons: dict[str, list[str]] = {}
+    for field, phase in BAND_FIELDS.items():
+        band = serving_band.nearest(serving_band.stored(), instance.chip.id, instance.kind,
+                                    chosen.id, phase, features)
+        extra = [] if framework_calibrated else ["framework_not_calibrated"]
+        if band is not None and extra:
+            band = serving_band.widen_more(band, serving_band.FALLBACK_WIDEN, extra)
+        interval = serving_band.interval(values[field], band)
+        bands[field] = interval
+        families[field] = None if band is None else band.family
+        reasons[field] = [] if band is None else list(band.reasons)
+        shown = None if interval is None else f"{interval[0]:.4g}–{interval[1]:.4g}"
+        steps.add(f"error_band_{field}", serving_band.describe(band), shown, "")
+    measured_id = measured_basis(model, instance, chosen.id, tp=tp_degree, batch=batch,
+                                 input_len=input_len, output_len=output_len, dtype=dtype)
+    steps.add("basis", "a published record with this exact configuration exists?",
+              "measured" if measured_id else "modelled", "")
     return PerfResult(
-        model=model.id,
-        instance=instance.id,
-        dtype=dtype,
-        kv_dtype=kv_dtype,
-        compute_dtype=compute,
-        batch=batch,
-        input_len=input_len,
-        output_len=output_len,
-        tp_degree=tp_degree,
-        fits=fit.fits,
-        ttft_s=ttft,
-        tpot_s=tpot,
-        e2e_s=e2e,
-        output_tokens_per_s_per_replica=per_replica,
-        replicas=replicas,
-        output_tokens_per_s=total_rate,
-        decode_bound=decode.bound(efficiency),
-        prefill_bound=prefill.bound(efficiency),
-        bandwidth_bound_tokens_per_s=bandwidth_bound,
-        compute_bound_tokens_per_s=compute_bound,
-        usd_per_hour=usd_per_hour,
+        model=model.id, instance=instance.id, framework=chosen.id, batching=chosen.batching,
+        dtype=dtype, kv_dtype=kv_dtype, compute_dtype=compute, batch=batch, input_len=input_len,
+        output_len=output_len, compiled_batch=compiled_batch, compiled_seq_len=compiled_seq_len,
+        padded_batch=served.padded_batch, padded_input_len=served.padded_input_len,
+        tp_degree=tp_degree, fits=fit.fits, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
+        queue_wait_s=served.queue_wait_s, output_tokens_per_s_per_replica=per_replica,
+        output_tokens_per_s_per_user=per_user, replicas=replicas,
+        output_tokens_per_s=total_rate, decode_bound=decode.bound(efficiency),
+        prefill_bound=prefill.bound(efficiency), bandwidth_bound_tokens_per_s=bandwidth_bound,
+        compute_bound_tokens_per_s=compute_bound, usd_per_hour=usd_per_hour,
         usd_per_million_output_tokens=usd_per_million,
-        price_missing_reason=price_missing_reason,
+        price_missing_reason=price_missing_reason, hardware_group=group,
         decode_memory_efficiency=efficiency.decode_memory,
         prefill_compute_efficiency=efficiency.prefill_compute,
         collective_hop_latency_s=efficiency.collective_hop_latency_s,
-        prefill_fixed_latency_s=efficiency.prefill_fixed_latency_s,
+        prefill_fixed_latency_s=efficiency.prefill_fixed_latency_s, step_fixed_s=step_fixed,
+        framework_calibrated=framework_calibrated, error_band=bands,
+        error_band_family=families, error_band_reasons=reasons,
+        basis="measured" if measured_id else "modelled", basis_measurement_id=measured_id,
         derivation=steps.as_list(),
     )

@@ -11,3 +11,6 @@ def define_env(env: Any) -> None:
     """Register the site's macros and filters."""
     for module in (facts, filters, tables, provenance, calculator_widget):
         module.register(env)
+    from . import calibration_view  # perf (issue 15): calibration table and chart
+
+    calibration_view.register(env)

@@ -52,6 +52,7 @@ ASSUMPTION_UNITS: dict[str, str] = {
     "h": "hours",
     "s": "s",
     "TFLOPS": "tflops",  # trust (issue 9): peak proxies
+    "tokens": "tokens",  # perf (issue 15): prefill_half_tokens
 }
 
 

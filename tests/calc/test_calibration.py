@@ -1,97 +1,151 @@
-"""The calibrated constants in data/assumptions.toml are exactly what bench/calibrate.py fits,
-one set per instance kind (Neuron ids as named, GPU ids with the gpu_ prefix)."""
+"""The stored calibration is exactly what bench/calibrate.py computes: constants fitted on every
+scored row (data/assumptions.toml), per-family cross-validated figures, band statistics and
+left-out points (data/calibration.toml). The error figures are leave-one-SOURCE-out."""
+
+import math
+from functools import cache
 
 import pytest
 from calc_helpers import run
 
-from calc import calibration, data
-from calc.perf import Efficiency
+from calc import calibration, calibration_cv, data, serving_band
+from calc.calibration import Constants
+from calc.calibration_cv import Point
 
 
-@pytest.mark.parametrize("kind", calibration.KINDS)
-def test_stored_constants_equal_a_fresh_fit(kind: str) -> None:
-    fitted = calibration.fit(kind)
-    stored = Efficiency.from_data(kind)
-    assert stored.decode_memory == pytest.approx(fitted.decode_memory, rel=1e-9)
-    assert stored.collective_hop_latency_s == pytest.approx(fitted.collective_hop_latency_s,
-                                                            rel=1e-9)
-    assert stored.prefill_compute == pytest.approx(fitted.prefill_compute, rel=1e-9)
-    assert stored.prefill_fixed_latency_s == pytest.approx(fitted.prefill_fixed_latency_s,
-                                                           rel=1e-9, abs=1e-12)
+@cache
+def fresh_fit() -> Constants:
+    return calibration.fit()
 
 
-@pytest.mark.parametrize(("kind", "minimum_rows"), [("neuron", 5), ("gpu", 2)])
-def test_calibrated_records_name_their_fit(kind: str, minimum_rows: int) -> None:
-    expected = calibration.fitted_on(kind)
-    assert len(expected) >= minimum_rows
-    for assumption_id in calibration.fitted_ids(kind):
-        record = data.assumption(assumption_id)
-        assert record["fitted_by"] == "bench/calibrate.py"
-        assert record["fitted_on"] == expected
-        assert record["applies_to"] == kind
+@cache
+def fresh_points() -> tuple[Point, ...]:
+    return tuple(calibration_cv.cross_validate())
 
 
-def test_each_kind_is_fitted_only_on_its_own_rows() -> None:
-    kinds = {m["id"]: data.instance(str(m["instance"])).kind
-             for m in data.records("measurements")}
-    for kind in calibration.KINDS:
-        assert {kinds[row] for row in calibration.fitted_on(kind)} == {kind}
-    assert calibration.fit("neuron") != calibration.fit("gpu")
+def test_stored_constants_equal_a_fresh_fit() -> None:
+    fitted, stored = fresh_fit(), calibration.stored_constants()
+    assert set(stored.groups) == set(fitted.groups)
+    for group, efficiency in fitted.groups.items():
+        assert stored.groups[group] == efficiency, group
+    assert dict(stored.framework_groups) == dict(fitted.framework_groups)
+    assert dict(stored.steps) == pytest.approx(dict(fitted.steps), rel=1e-9, abs=1e-12)
+    assert dict(stored.training) == pytest.approx(dict(fitted.training), rel=1e-9)
 
 
-@pytest.mark.parametrize("kind", calibration.KINDS)
-def test_fit_is_physical(kind: str) -> None:
-    fitted = calibration.fit(kind)
-    assert 0 < fitted.decode_memory <= 1
-    assert 0 < fitted.prefill_compute <= 1
-    assert fitted.collective_hop_latency_s > 0
-    assert fitted.prefill_fixed_latency_s >= 0
+def test_fitted_records_name_their_rows() -> None:
+    fitted = fresh_fit()
+    for group in fitted.groups:
+        for assumption_id in calibration.fitted_ids(group):
+            record = data.assumption(assumption_id)
+            rows = fitted.fitted_on[group]
+            assert record["fitted_by"] == "bench/calibrate.py"
+            assert record["fitted_rows"] == len(rows)
+            expected_sources = {s for r in rows
+                                for s in data.record("measurements", r)["sources"]}
+            assert set(record["fitted_on_sources"]) == expected_sources
+            assert record["sources"]
 
 
-def test_perf_uses_the_constants_of_the_instance_kind() -> None:
-    for instance, kind in (("p4d.24xlarge", "gpu"), ("inf2.48xlarge", "neuron")):
-        result = run("perf", model="llama-3.1-8b", instance=instance, input_len=128,
-                     output_len=16)
-        expected = Efficiency.from_data(kind)
-        assert result["decode_memory_efficiency"] == expected.decode_memory
-        assert result["prefill_compute_efficiency"] == expected.prefill_compute
-        assert result["collective_hop_latency_s"] == expected.collective_hop_latency_s
+def test_fit_is_physical() -> None:
+    fitted = fresh_fit()
+    for efficiency in (*fitted.groups.values(), *fitted.framework_groups.values()):
+        assert 0 < efficiency.decode_memory <= 1
+        assert 0 < efficiency.prefill_compute <= 1
+        assert efficiency.collective_hop_latency_s >= 0
+        assert efficiency.prefill_fixed_latency_s >= 0
+    assert all(value >= 0 for value in fitted.steps.values())
+    assert all(0 < value <= 1 for value in fitted.training.values())
 
 
-def test_report_covers_every_calibration_and_validation_row() -> None:
+def test_stored_families_equal_a_fresh_cross_validation() -> None:
+    stored = {row["family"]: row for row in serving_band.stored_families()}
+    fresh = calibration_cv.family_stats(list(fresh_points()))
+    assert set(stored) == {stats.family for stats in fresh}
+    for stats in fresh:
+        row = stored[stats.family]
+        assert row["n"] == stats.n
+        assert row["median_abs_error"] == pytest.approx(stats.median_abs_error, rel=1e-5)
+        assert row["p90_abs_error"] == pytest.approx(stats.p90_abs_error, rel=1e-5)
+        if stats.coverage is not None:
+            assert row["coverage"] == pytest.approx(stats.coverage, rel=1e-5)
+        expected = {None: "thin", True: "meets", False: "misses"}[stats.meets_target]
+        assert row["status"] == expected
+
+
+def test_stored_bands_equal_fresh_band_statistics() -> None:
+    stored = {(b.family, b.level): b for b in serving_band.stored()}
+    for stats in calibration_cv.band_stats(list(fresh_points())):
+        kept = stored[(stats.family, stats.level)]
+        assert kept.n == stats.n
+        assert kept.log_low == pytest.approx(stats.log_low, abs=1e-5)
+        assert kept.log_high == pytest.approx(stats.log_high, abs=1e-5)
+
+
+def test_a_left_out_prediction_never_sees_its_own_source() -> None:
+    points = fresh_points()
+    source = sorted({p.source for p in points if p.phase == "decode"})[0]
+    rows = calibration.cases()
+    held = [c for c in rows if c.source == source]
+    without = calibration.fit([c for c in rows if c.source != source],
+                              [c for c in __import__("calc.training_speed", fromlist=["x"])
+                               .cases() if c.source != source])
+    case = held[0]
+    expected = calibration.estimate(case, without)["tpot_s"]
+    point = next(p for p in points if p.id == case.id and p.phase == "decode")
+    assert point.estimated == pytest.approx(expected, rel=1e-12)
+    # and it differs from the in-sample estimate (the source's own rows moved the fit)
+    assert calibration.estimate(case, fresh_fit())["tpot_s"] != pytest.approx(expected,
+                                                                            rel=1e-9)
+
+
+def test_every_family_with_enough_points_has_a_status_and_coverage() -> None:
+    for row in serving_band.stored_families():
+        assert row["status"] in ("meets", "misses", "thin")
+        if row["n"] >= calibration.MIN_FAMILY_POINTS:
+            assert row["status"] != "thin"
+            assert 0 <= row["coverage"] <= 1
+
+
+def test_overall_coverage_of_the_80_percent_bands_is_reported() -> None:
+    summary = data._toml("calibration.toml")["summary"]
+    assert summary["points"] == len(fresh_points())
+    assert 0.5 < summary["coverage"] <= 1.0
+
+
+def test_band_widening_is_monotone() -> None:
+    stats = serving_band.BandStats("x/y/decode", "exact", "decode", 40, math.log(0.9),
+                                   math.log(1.2), {"batch": (1.0, 8.0)})
+    inside = serving_band.widen(stats, {"batch": 4.0})
+    outside = serving_band.widen(stats, {"batch": 64.0})
+    thin = serving_band.widen(serving_band.BandStats("x/y/decode", "exact", "decode", 5,
+                                                     stats.log_low, stats.log_high, {}), {})
+    assert inside.low_ratio == pytest.approx(0.9) and inside.high_ratio == pytest.approx(1.2)
+    assert outside.low_ratio < inside.low_ratio and outside.high_ratio > inside.high_ratio
+    assert outside.reasons == ("outside_range_batch",)
+    assert thin.high_ratio / thin.low_ratio > inside.high_ratio / inside.low_ratio
+    assert thin.reasons == ("thin_family",)
+
+
+def test_report_covers_every_scored_inference_row() -> None:
     rows = calibration.report()
-    ids = {row["id"] for row in rows}
-    wanted = {
-        str(m["id"]) for m in data.records("measurements")
-        if m.get("use") in ("calibration", "validation")
-        and m.get("kind", "inference") == "inference"
-    }
-    assert ids == wanted
+    assert {row["id"] for row in rows} == {case.id for case in calibration.cases()}
     for row in rows:
-        assert row["kind"] == data.instance(row["instance"]).kind
         for field in ("ttft_s", "tpot_s", "output_tokens_per_s"):
             assert row[f"{field}_estimated"] > 0
-            if row[f"{field}_measured"] is not None:
+            if row[f"{field}_measured"]:
                 assert row[f"{field}_error"] == pytest.approx(
-                    row[f"{field}_estimated"] / row[f"{field}_measured"] - 1
-                )
+                    row[f"{field}_estimated"] / row[f"{field}_measured"] - 1)
 
 
-def test_calibration_rows_are_reproduced_within_30_percent() -> None:
-    # The fit quality the guide quotes: decode and prefill within ±30 % on every calibration row
-    # (Neuron and GPU).
-    for row in calibration.report():
-        if row["use"] == "calibration":
-            assert abs(row["tpot_s_error"]) < 0.30, row["id"]
-            assert abs(row["ttft_s_error"]) < 0.30, row["id"]
-
-
-def test_no_scored_row_is_off_by_more_than_a_factor_of_four() -> None:
-    # Guards against scoring rows that are not comparable (e.g. NIM concurrency as batch, once
-    # about 80x off): every calibration/validation TTFT and TPOT within -75 % .. +300 %. (The
-    # worst today: batch-8 8,192-token Mistral prefill on trn1, measured 3.5x the estimate.)
-    for row in calibration.report():
-        for field in ("ttft_s", "tpot_s"):
-            error = row[f"{field}_error"]
-            if error is not None:
-                assert -0.75 < error < 3.0, (row["id"], field, error)
+def test_perf_uses_the_constants_of_its_hardware_group_and_framework() -> None:
+    stored = calibration.stored_constants()
+    result = run("perf", model="llama-3.1-8b", instance="p4d.24xlarge", input_len=128,
+                 output_len=16)
+    expected = stored.efficiency("gpu", result["framework"])
+    assert result["hardware_group"] == "gpu"
+    assert result["decode_memory_efficiency"] == expected.decode_memory
+    neuron = run("perf", model="llama-3.1-8b", instance="inf2.48xlarge", input_len=128,
+                 output_len=16, framework="transformers-neuronx")
+    assert neuron["decode_memory_efficiency"] == stored.efficiency(
+        "neuron-v2", "transformers-neuronx").decode_memory

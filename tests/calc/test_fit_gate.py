@@ -131,7 +131,9 @@ def test_latency_objective_does_not_take_the_smallest_tp_that_fits() -> None:
                output_len=256, objective="cost")
     smallest = latency["tp_reason"]["params"]["smallest_fitting_tp"]
     assert latency["tp_degree"] > smallest
-    assert latency["ttft_s"] < cost["ttft_s"] / 3
+    # faster, not by a fixed factor: the serving model (issue 15) adds a fitted per-request
+    # prefill latency that no TP degree removes
+    assert latency["ttft_s"] < cost["ttft_s"] and latency["e2e_s"] < cost["e2e_s"]
     assert latency["tp_reason"]["key"] == "tp_fastest"
     assert latency["tp_other_objective"]["tp"] == cost["tp_degree"]
     assert cost["tp_reason"]["key"] == "tp_cheapest"

@@ -27,7 +27,9 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "expert_intermediate", "shared_experts", "shared_expert_intermediate",
             "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
             "qk_nope_head_dim", "v_head_dim", "local_layers", "local_window",
-            "params_published", "active_params_published"}
+            "params_published", "active_params_published",
+            # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
+            "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:

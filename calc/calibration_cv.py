@@ -1,0 +1,195 @@
+"""Leave-one-SOURCE-out cross-validation of the speed and training models, per-family error
+figures and the band statistics every estimate's range comes from (calc.serving_band).
+
+Each source document is left out in turn; the constants are refitted on the other sources
+(calc.calibration.fit) and the left-out rows are predicted. Families: chip × framework × phase.
+Coverage: a point counts as covered when its measurement lies inside the band built, by the same
+procedure an estimate uses, from the other sources' points.
+"""
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from . import serving_band, training_speed
+from .calibration import MIN_FAMILY_POINTS, PHASE_FIELDS, Case, cases, estimate, fit
+
+# ---------------------------------------------------------------- cross-validation
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A left-out prediction: the constants were fitted without the point's source."""
+
+    id: str
+    source: str
+    hardware: str
+    kind: str
+    framework: str
+    phase: str
+    estimated: float
+    measured: float
+    features: Mapping[str, float]
+    framework_calibrated: bool = True
+
+    @property
+    def ratio(self) -> float:
+        return self.measured / self.estimated
+
+    @property
+    def error(self) -> float:
+        return self.estimated / self.measured - 1.0
+
+
+def _features(case: Case) -> dict[str, float]:
+    return {"params": float(case.model.params), "batch": float(case.batch),
+            "input_len": float(case.input_len), "output_len": float(case.output_len),
+            "tp": float(case.tp)}
+
+
+def cross_validate(rows: Sequence[Case] | None = None,
+                   training_rows: Sequence["training_speed.TrainingCase"] | None = None
+                   ) -> list[Point]:
+    rows = list(cases() if rows is None else rows)
+    training_rows = list(training_speed.cases() if training_rows is None else training_rows)
+    sources = sorted({c.source for c in rows} | {c.source for c in training_rows})
+    points: list[Point] = []
+    for source in sources:
+        held = [c for c in rows if c.source == source]
+        held_training = [c for c in training_rows if c.source == source]
+        constants = fit([c for c in rows if c.source != source],
+                        [c for c in training_rows if c.source != source])
+        for case in held:
+            estimated = estimate(case, constants)
+            for phase in ("decode", "prefill", "throughput"):
+                field = PHASE_FIELDS[phase]
+                measured = case.measured(field)
+                if measured is None or measured <= 0 or estimated[field] <= 0:
+                    continue
+                points.append(Point(case.id, source, case.hardware, case.instance.kind,
+                                    case.framework.id, phase, estimated[field], measured,
+                                    _features(case),
+                                    (case.framework.id, case.group) in constants.steps))
+        for tcase in held_training:
+            predicted = training_speed.estimate(tcase, constants.training)
+            points.append(Point(tcase.id, source, tcase.instance.chip.id, tcase.instance.kind,
+                                tcase.framework.id, "training", predicted, tcase.tokens_per_s,
+                                tcase.features()))
+    return points
+
+
+# ---------------------------------------------------------------- bands
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0]
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def family_of(point: Point, level: str) -> str:
+    return serving_band.family_key(level, point.hardware, point.kind, point.framework,
+                                   point.phase)
+
+
+def band_stats(pool: Sequence[Point]) -> list[serving_band.BandStats]:
+    """Residual quantiles of every family at every level with enough points."""
+    found = []
+    for level in serving_band.LEVELS:
+        grouped: dict[str, list[Point]] = {}
+        for point in pool:
+            grouped.setdefault(family_of(point, level), []).append(point)
+        for key, members in sorted(grouped.items()):
+            if len(members) < MIN_FAMILY_POINTS:
+                continue
+            logs = [math.log(p.ratio) for p in members]
+            ranges: dict[str, tuple[float, float]] = {}
+            for name in members[0].features:
+                values = [p.features[name] for p in members if name in p.features]
+                ranges[name] = (min(values), max(values))
+            found.append(serving_band.BandStats(
+                key, level, members[0].phase, len(members),
+                quantile(logs, serving_band.BAND_LOW_Q), quantile(logs, serving_band.BAND_HIGH_Q),
+                ranges))
+    return found
+
+
+def band_for(pool: Sequence[Point], hardware: str, kind: str, framework: str, phase: str,
+             features: Mapping[str, float]) -> serving_band.Band | None:
+    return serving_band.nearest(band_stats(pool), hardware, kind, framework, phase, features)
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyStats:
+    family: str
+    hardware: str
+    framework: str
+    phase: str
+    n: int
+    sources: int
+    median_abs_error: float
+    p90_abs_error: float
+    coverage: float | None
+    meets_target: bool | None     # None: fewer than MIN_FAMILY_POINTS points
+    ratio_q10: float
+    ratio_q90: float
+
+
+MEDIAN_TARGET, P90_TARGET = 0.10, 0.25
+COVERAGE_TARGET = (0.70, 0.90)
+
+
+def coverage_hits(points: Sequence[Point]) -> dict[tuple[str, str], bool]:
+    """For each point: is its measurement inside the band built from the OTHER sources' points
+    (the same procedure an estimate uses)?"""
+    hits: dict[tuple[str, str], bool] = {}
+    stats_without: dict[str, list[serving_band.BandStats]] = {}
+    for point in points:
+        if point.source not in stats_without:
+            stats_without[point.source] = band_stats(
+                [p for p in points if p.source != point.source])
+        band = serving_band.nearest(stats_without[point.source], point.hardware, point.kind,
+                                    point.framework, point.phase, point.features)
+        if band is not None and not point.framework_calibrated:
+            band = serving_band.widen_more(band, serving_band.FALLBACK_WIDEN,
+                                           ["framework_not_calibrated"])
+        if band is not None:
+            hits[(point.id, point.phase)] = band.low_ratio <= point.ratio <= band.high_ratio
+    return hits
+
+
+def family_stats(points: Sequence[Point]) -> list[FamilyStats]:
+    hits = coverage_hits(points)
+    grouped: dict[str, list[Point]] = {}
+    for point in points:
+        grouped.setdefault(family_of(point, "exact"), []).append(point)
+    stats = []
+    for key, members in sorted(grouped.items()):
+        errors = [abs(p.error) for p in members]
+        covered = [hits[(p.id, p.phase)] for p in members if (p.id, p.phase) in hits]
+        median, p90 = statistics.median(errors), quantile(errors, 0.9)
+        coverage = sum(covered) / len(covered) if covered else None
+        meets = None
+        if len(members) >= MIN_FAMILY_POINTS:
+            meets = median <= MEDIAN_TARGET and p90 <= P90_TARGET
+        ratios = [p.ratio for p in members]
+        stats.append(FamilyStats(
+            key, members[0].hardware, members[0].framework, members[0].phase, len(members),
+            len({p.source for p in members}), median, p90, coverage, meets,
+            quantile(ratios, serving_band.BAND_LOW_Q), quantile(ratios, serving_band.BAND_HIGH_Q)))
+    return stats
+
+
+def overall_coverage(points: Sequence[Point]) -> float | None:
+    hits = coverage_hits(points)
+    return sum(hits.values()) / len(hits) if hits else None
+
+
+# ---------------------------------------------------------------- report for the site
+
+

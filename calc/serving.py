@@ -1,0 +1,367 @@
+"""One engine step, prefill and serving under load: the physics shared by perf, compare, price
+and the calibration (see /docs guide "How the calculators work").
+
+Ideal (efficiency 1) terms of one step on one replica of t cores:
+  memory_s    = (weight bytes streamed / t + KV bytes read per core) / BW_core
+                weights streamed = every weight outside the routed experts at its own storage
+                dtype + moe_layers × E_touched × bytes per expert (experts at their own
+                precision, e.g. MXFP4); KV read = calc.kv.per_core_bytes (MLA latent, sliding
+                windows capped), with
+                E_touched = E × (1 − (1 − k/E)^tokens) per layer (uniform routing; tokens = padded
+                batch in decode, padded batch × padded prompt in prefill)
+  compute_s   = projections 2 · N_active · tokens / (t · P_matmul dtype)
+              + attention FLOPs / (t · P_bf16)   (attention FLOPs = 4 · Σ_layers
+                min(context, window) · width · tokens; precision per phase: only the
+                projections run in a lower-precision dtype; attention stays at bf16)
+  collectives = 2 all-reduces per layer × L, each (2 · ceil(log2 t) latency steps × c_hop)
+              + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip   (bandwidth term
+                grows with batch × hidden; omitted where the link bandwidth is not published)
+step time = max(memory_s / η_mem, compute_s / η_comp) + collectives + fixed
+fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
+per-request prefill latency of the hardware group.
+
+Buckets: a framework with bucketing pads the batch to the compiled batch and sequence lengths to
+the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length).
+Static batching: TTFT = prefill(batch); TPOT = step(batch); e2e = TTFT + (s_out − 1) · TPOT.
+Continuous batching at concurrency C (requests in flight, closed loop), of which
+B = min(C, compiled batch) run and the rest wait for a slot:
+  cycle = B · t_prefill(1 request) + (s_out − 1) · t_step(B, padded)   (a running request's life)
+  throughput per replica = B · s_out / cycle;  ρ = B · t_prefill / cycle (engine share of prefill)
+  wait  = (B − 1)/B · (t_step / 2 + ρ/(1 − ρ) · t_prefill / 2)   (the running step, then queued
+          prefills; first order)  +  (C − B) · cycle / B   (waiting for a slot)
+  TTFT = t_prefill + wait;  TPOT = (cycle − t_prefill − running wait) / (s_out − 1)
+"""
+
+from dataclasses import dataclass
+
+from . import data, dtypes, kv, memory, model_shape
+from .errors import CalcError
+from .flops import peak_flops_per_core
+from .frameworks import Framework, all_frameworks
+from .specs import InstanceSpec, ModelSpec
+from .units import BYTES_PER_GB, BYTES_PER_GIB
+
+ALL_REDUCES_PER_LAYER = 2
+ACTIVATION_BYTES = 2  # all-reduced activations are 16-bit
+
+# hardware groups with their own calibrated constants (fitted in this order), and where a group
+# without enough measurements borrows from. Inf2 and Trn1 share NeuronCore-v2 and the same HBM
+# bandwidth per core: one group (fitting them apart was tried and predicts left-out sources worse).
+GROUPS = ("neuron-v2", "trainium2", "trainium3", "gpu")
+GROUP_FALLBACK: dict[str, str] = {"trainium2": "neuron-v2", "trainium3": "trainium2"}
+GROUP_PREFIX: dict[str, str] = {"neuron-v2": "", "trainium2": "trn2_", "trainium3": "trn3_",
+                                "gpu": "gpu_"}
+
+
+def hardware_group(instance: InstanceSpec) -> str:
+    """The constant set of an instance: NeuronCore-v2 (Inf2, Trn1; Inferentia v1 borrows it),
+    Trainium2, Trainium3 or GPU."""
+    if instance.kind == "gpu":
+        return "gpu"
+    if instance.chip.id in ("trainium2", "trainium3"):
+        return instance.chip.id
+    return "neuron-v2"
+
+
+@dataclass(frozen=True, slots=True)
+class Efficiency:
+    decode_memory: float             # achieved fraction of peak memory bandwidth
+    prefill_compute: float           # achieved fraction of peak matmul FLOP/s
+    collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
+    prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
+    prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
+
+    @staticmethod
+    def from_data(group: str = "neuron-v2") -> "Efficiency":
+        """The fitted constants of a hardware group (or instance kind: neuron | gpu)."""
+        prefix = efficiency_prefix(group)
+        return Efficiency(
+            decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
+            prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
+            collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
+            prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
+            prefill_half_tokens=data.assumption_value(f"{prefix}prefill_half_tokens")
+            if data.record("assumptions", f"{prefix}prefill_half_tokens") is not None else 0.0,
+        )
+
+
+def efficiency_prefix(group: str) -> str:
+    """Assumption-id prefix of a hardware group's constants (NeuronCore-v2: no prefix)."""
+    return GROUP_PREFIX.get(group, "")
+
+
+def step_assumption_id(framework_id: str, group: str) -> str:
+    return f"framework_step_s_{framework_id.replace('-', '_')}_{group.replace('-', '_')}"
+
+
+def step_fixed_s(framework: Framework, group: str) -> tuple[float, str, bool]:
+    """(per-step fixed cost, assumption id used, fitted on this framework and group?). Falls back
+    along the group chain, then to the framework's calibration proxy; 0 when nothing is fitted."""
+    seen: set[str] = set()
+    candidate: Framework | None = framework
+    first = True
+    while candidate is not None and candidate.id not in seen:
+        seen.add(candidate.id)
+        chain = group
+        while True:
+            assumption_id = step_assumption_id(candidate.id, chain)
+            if data.record("assumptions", assumption_id) is not None:
+                return data.assumption_value(assumption_id), assumption_id, first and chain == group
+            if chain not in GROUP_FALLBACK:
+                break
+            chain = GROUP_FALLBACK[chain]
+        first = False
+        candidate = all_frameworks().get(candidate.calibration_proxy)
+    return 0.0, "", False
+
+
+def allreduce_steps(tp: int) -> int:
+    """Latency steps of one small-message all-reduce over t ranks: 2·ceil(log2 t)."""
+    return 2 * (tp - 1).bit_length()
+
+
+def link_bytes_per_s(instance: InstanceSpec) -> float | None:
+    """NeuronLink / interconnect bandwidth per chip as published (None when not recorded)."""
+    raw = data.record("instances", instance.id) or {}
+    gib = raw.get("interconnect_gib_per_s_per_chip")
+    if isinstance(gib, int | float):
+        return float(gib) * BYTES_PER_GIB
+    gb = raw.get("interconnect_gb_per_s_per_chip")
+    if isinstance(gb, int | float):
+        return float(gb) * BYTES_PER_GB
+    return None
+
+
+def collective_bandwidth_s(model: ModelSpec, instance: InstanceSpec, tp: int,
+                           tokens: int) -> float:
+    """Bandwidth term of the per-layer all-reduces: 2 · L · 2·(t−1)/t · tokens · h · 2 B / link."""
+    link = link_bytes_per_s(instance)
+    if tp <= 1 or link is None or link <= 0:
+        return 0.0
+    message = tokens * model.hidden * ACTIVATION_BYTES
+    return ALL_REDUCES_PER_LAYER * model.layers * 2 * (tp - 1) / tp * message / link
+
+
+def experts_touched(experts: int, active: int, tokens: int) -> float:
+    """Expected distinct experts per layer that `tokens` tokens touch, each routed to `active`
+    of `experts` (uniform routing): E · (1 − (1 − k/E)^tokens)."""
+    if experts <= 0:
+        return 0.0
+    return experts * (1.0 - (1.0 - active / experts) ** tokens)
+
+
+def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int) -> float:
+    """Weight bytes one step of `tokens` tokens reads (whole replica, before the split over t):
+    every weight outside the routed experts (embeddings, norms and router at the unquantized
+    dtype; attention, dense and shared MLPs at the linear dtype; padded query heads included) +
+    moe_layers · E_touched(tokens) · bytes of one expert at the experts' own storage precision
+    (e.g. gpt-oss MXFP4 experts with bf16 attention; calc.model_shape.weight_precision)."""
+    precision = model_shape.weight_precision(model, dtype)
+    groups = model_shape.weight_groups(model, memory.padding_params(model, tp))
+    fixed = (dtypes.bytes_for(groups["unquantized"], precision.unquantized)
+             + dtypes.bytes_for(groups["linear"], precision.linear))
+    if model.experts <= 0 or model.active_experts <= 0 or groups["expert"] <= 0:
+        return float(fixed + dtypes.bytes_for(groups["expert"], precision.expert))
+    touched = experts_touched(model.experts, model.active_experts, tokens)
+    per_expert = model_shape.bytes_per_expert(model, precision)
+    return float(fixed + model.moe_layers * touched * per_expert)
+
+
+def kv_read_bytes_per_core(model: ModelSpec, tp: int, kv_dtype: str, batch: int,
+                           context: int) -> int:
+    """KV bytes one core reads in a decode step: what it holds for `batch` sequences at
+    `context` tokens (calc.kv.per_core_bytes: GQA its share of the replicated heads, MLA the
+    whole latent on every core, sliding-window layers capped at their window)."""
+    return kv.per_core_bytes(model, tp, kv_dtype, batch, context)
+
+
+def attention_token_layers(model: ModelSpec, context: int) -> int:
+    """Σ over layers of the context tokens each layer attends to (local layers: their window)."""
+    return sum(group.layers * group.tokens(context) for group in kv.layer_groups(model))
+
+
+def padded_active_params(model: ModelSpec, tp: int) -> int:
+    return model.active_params + memory.padding_params(model, tp)
+
+
+def attention_width(model: ModelSpec, tp: int) -> int:
+    return (model.heads + memory.head_padding(model, tp)) * model.head_dim
+
+
+def seq_bucket(length: int, framework: Framework | None, compiled: int | None = None) -> int:
+    """The sequence length a compiled graph runs for `length` tokens: the next power-of-two
+    bucket from the framework's minimum (capped at the compiled maximum `compiled` when that
+    covers the request); frameworks without bucketing run the length itself."""
+    if framework is None or not framework.bucketing:
+        return length
+    bucket = max(1, framework.bucket_min_tokens)
+    while bucket < length:
+        bucket *= 2
+    if compiled is not None and compiled >= length:
+        bucket = min(bucket, compiled)
+    return bucket
+
+
+def batch_bucket(batch: int, framework: Framework | None, compiled: int | None = None) -> int:
+    if compiled is not None and framework is not None and framework.bucketing:
+        return max(batch, compiled)
+    return batch
+
+
+def _bandwidth_per_core(instance: InstanceSpec) -> float:
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    if bandwidth is None or bandwidth <= 0:
+        raise CalcError("instance", "bandwidth_missing", {"value": instance.id})
+    return bandwidth
+
+
+def _attention_peak(instance: InstanceSpec, dtype: str) -> float:
+    """Peak for attention: bf16 (fp32 models: fp32)."""
+    return peak_flops_per_core(instance, "fp32" if dtype == "fp32" else "bf16")[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Roofline:
+    """Ideal (efficiency 1) terms of one step on one replica."""
+
+    memory_s: float
+    compute_s: float
+    collective_hops: int
+    collective_bandwidth_s: float = 0.0
+    is_prefill: bool = False
+    tokens: int = 0
+
+    def compute_efficiency(self, efficiency: Efficiency) -> float:
+        """η_comp, ramped for prefill: η · T / (T + T_half) (small prompts fill the matmul
+        units poorly)."""
+        if self.is_prefill and efficiency.prefill_half_tokens > 0:
+            return efficiency.prefill_compute * self.tokens / (
+                self.tokens + efficiency.prefill_half_tokens)
+        return efficiency.prefill_compute
+
+    def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
+        fixed = step_fixed + (efficiency.prefill_fixed_latency_s if self.is_prefill else 0.0)
+        return (
+            max(self.memory_s / efficiency.decode_memory,
+                self.compute_s / self.compute_efficiency(efficiency))
+            + self.collective_hops * efficiency.collective_hop_latency_s
+            + self.collective_bandwidth_s
+            + fixed
+        )
+
+    def bound(self, efficiency: Efficiency) -> str:
+        memory_s = self.memory_s / efficiency.decode_memory
+        compute_s = self.compute_s / self.compute_efficiency(efficiency)
+        return "compute" if compute_s > memory_s else "bandwidth"
+
+
+def decode_roofline(
+    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, kv_dtype: str,
+    batch: int, context: int,
+) -> Roofline:
+    """One decode step of `batch` sequences (already padded) at KV length `context`."""
+    weights = streamed_weight_bytes(model, tp, dtype, batch) / tp
+    kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context)
+    _, peak = peak_flops_per_core(instance, dtype)
+    attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
+    linear = 2 * padded_active_params(model, tp) * batch
+    return Roofline(
+        memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
+        compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
+        collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
+        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, batch),
+    )
+
+
+def prefill_roofline(
+    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int
+) -> Roofline:
+    """Prefill of `batch` prompts of `input_len` tokens (already padded), causal attention
+    counted over the full square as the compiled graphs run it."""
+    tokens = batch * input_len
+    weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
+    _, peak = peak_flops_per_core(instance, dtype)
+    linear = 2 * padded_active_params(model, tp) * tokens
+    attention = (4 * attention_token_layers(model, input_len) * attention_width(model, tp)
+                 * input_len * batch)
+    return Roofline(
+        memory_s=weights / _bandwidth_per_core(instance),
+        compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
+        collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
+        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens),
+        is_prefill=True,
+        tokens=tokens,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """What is served: requests in flight (static: the batch), lengths, compiled shapes."""
+
+    batch: int
+    input_len: int
+    output_len: int
+    compiled_batch: int | None = None
+    compiled_seq_len: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    prefill: Roofline
+    decode: Roofline
+    padded_batch: int
+    padded_input_len: int
+    padded_context: int
+    prefill_s: float        # one prefill as the engine runs it (static: the whole batch)
+    step_s: float           # one decode step
+    ttft_s: float
+    tpot_s: float
+    e2e_s: float
+    output_tokens_per_s_per_replica: float
+    prefill_share: float    # ρ: fraction of engine time in prefill (continuous batching)
+    queue_wait_s: float
+
+
+def serve(
+    model: ModelSpec, instance: InstanceSpec, framework: Framework, efficiency: Efficiency,
+    step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
+) -> Serving:
+    out = max(1, work.output_len)
+    active = work.batch
+    limit = work.compiled_batch or framework.default_max_batch
+    if framework.batching == "continuous" and limit is not None:
+        active = min(work.batch, limit)
+    padded_batch = batch_bucket(active, framework, work.compiled_batch)
+    padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len)
+    context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len)
+    decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
+                             batch=padded_batch, context=context)
+    step = decode.time_s(efficiency, step_fixed)
+    if framework.batching == "continuous":
+        prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=1,
+                                   input_len=padded_input)
+        prefill_s = prefill.time_s(efficiency, step_fixed)
+        cycle = active * prefill_s + (out - 1) * step
+        share = active * prefill_s / cycle
+        wait = (active - 1) / active * (
+            step / 2 + share / max(1e-9, 1.0 - share) * prefill_s / 2
+        )
+        slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
+        ttft = prefill_s + wait + slot_wait
+        tpot = (cycle - prefill_s - wait) / (out - 1) if out > 1 else step
+        e2e = cycle + slot_wait
+        wait += slot_wait
+    else:
+        prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
+                                   input_len=padded_input)
+        prefill_s = prefill.time_s(efficiency, step_fixed)
+        share, wait = 0.0, 0.0
+        ttft, tpot = prefill_s, step
+        e2e = ttft + (out - 1) * tpot
+    return Serving(
+        prefill=prefill, decode=decode, padded_batch=padded_batch,
+        padded_input_len=padded_input, padded_context=context, prefill_s=prefill_s,
+        step_s=step, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
+        output_tokens_per_s_per_replica=work.batch * out / e2e, prefill_share=share,
+        queue_wait_s=wait,
+    )

@@ -1,0 +1,167 @@
+"""Training speed per framework: model FLOPs, recomputation, attention at its own efficiency,
+and a fitted hardware efficiency per training framework and hardware group.
+
+Per token of sequence length s (N = active parameters, L layers, h hidden):
+  model FLOPs          = 6·N + 12·L·h·s                       (forward + backward; MFU basis)
+  recompute FLOPs      = none: 0 · selective: 4·L·h·s (attention scores again) ·
+                         full: 2·N + 4·L·h·s (one more forward pass)
+  weighted FLOPs       = (6·N + dense recompute) + (12·L·h·s + attention recompute) / a
+                         (a = attention efficiency relative to the dense matmuls, fitted: the
+                         grid value that makes a framework's runs at different lengths agree)
+  tokens/s             = efficiency × instances × headline peak / weighted FLOPs
+efficiency: fitted per (framework, hardware group) = median over measured runs of
+weighted FLOPs × tokens/s / (instances × peak); where a framework has no runs, its calibration
+proxy's, else the MFU preset of the instance kind.
+"""
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from . import data, frameworks, serving
+from .flops import headline_peak_flops_per_s
+from .frameworks import Framework
+from .specs import InstanceSpec, ModelSpec
+
+RECOMPUTE_MODES = ("none", "selective", "full")
+ATTENTION_EFFICIENCY_ID = "training_attention_relative_efficiency"
+ATTENTION_KEY = ("attention", "all")        # where fit() keeps the fitted a
+ATTENTION_GRID = tuple(step / 20 for step in range(6, 21))   # 0.30 .. 1.00
+
+
+def efficiency_assumption_id(framework_id: str, group: str) -> str:
+    return f"training_efficiency_{framework_id.replace('-', '_')}_{group.replace('-', '_')}"
+
+
+def attention_relative_efficiency() -> float:
+    record = data.record("assumptions", ATTENTION_EFFICIENCY_ID)
+    return data.assumption_value(ATTENTION_EFFICIENCY_ID) if record is not None else 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class TokenFlops:
+    model: float        # 6·N + 12·L·h·s
+    dense: float        # 6·N + dense recompute
+    attention: float    # 12·L·h·s + attention recompute
+    weighted: float     # dense + attention / a
+
+
+def token_flops(model: ModelSpec, seq_len: int, recompute: str,
+                attention_efficiency: float | None = None) -> TokenFlops:
+    dense = 6.0 * model.active_params
+    attention = 12.0 * model.layers * model.hidden * seq_len
+    model_flops = dense + attention
+    if recompute == "selective":
+        attention += 4.0 * model.layers * model.hidden * seq_len
+    elif recompute == "full":
+        dense += 2.0 * model.active_params
+        attention += 4.0 * model.layers * model.hidden * seq_len
+    a = attention_efficiency if attention_efficiency is not None \
+        else attention_relative_efficiency()
+    weighted = dense + attention / a
+    return TokenFlops(model_flops, dense, attention, weighted)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingCase:
+    id: str
+    source: str
+    model: ModelSpec
+    instance: InstanceSpec
+    framework: Framework
+    count: int
+    seq_len: int
+    dtype: str
+    recompute: str
+    tokens_per_s: float
+
+    def features(self) -> dict[str, float]:
+        return {"params": float(self.model.params), "seq_len": float(self.seq_len),
+                "count": float(self.count)}
+
+    def peak(self) -> float:
+        return headline_peak_flops_per_s(self.instance, self.dtype)[1] * self.count
+
+
+def cases(all_uses: bool = False) -> list[TrainingCase]:
+    from .calibration import framework_of, scored_use
+
+    found = []
+    for raw in data.records("measurements"):
+        if raw.get("kind") != "training" or (not all_uses and scored_use(raw) is None):
+            continue
+        framework_id = framework_of(raw)
+        tokens = raw.get("tokens_per_s")
+        if framework_id is None or not isinstance(tokens, int | float):
+            continue
+        if data.record("models", str(raw.get("model"))) is None:
+            continue
+        framework = frameworks.get(framework_id)
+        recompute = raw.get("recompute")
+        found.append(TrainingCase(
+            id=str(raw["id"]), source=str((raw.get("sources") or ["?"])[0]),
+            model=data.model(str(raw["model"])), instance=data.instance(str(raw["instance"])),
+            framework=framework, count=int(raw.get("instance_count", 1)),
+            seq_len=int(raw["seq_len"]), dtype=str(raw.get("dtype", "bf16")),
+            recompute=str(recompute) if recompute in RECOMPUTE_MODES
+            else framework.default_recompute,
+            tokens_per_s=float(tokens)))
+    return found
+
+
+def achieved_efficiency(case: TrainingCase, attention_efficiency: float | None = None) -> float:
+    flops = token_flops(case.model, case.seq_len, case.recompute, attention_efficiency)
+    return flops.weighted * case.tokens_per_s / case.peak()
+
+
+def _efficiencies(rows: Sequence[TrainingCase], a: float) -> dict[tuple[str, str], float]:
+    grouped: dict[tuple[str, str], list[float]] = {}
+    for case in rows:
+        key = (case.framework.id, serving.hardware_group(case.instance))
+        grouped.setdefault(key, []).append(achieved_efficiency(case, a))
+    return {key: float(f"{statistics.median(values):.4g}") for key, values in grouped.items()}
+
+
+def fit(rows: Sequence[TrainingCase]) -> dict[tuple[str, str], float]:
+    """Efficiency per (framework, group) = median over its runs; the attention efficiency a is
+    the grid value that makes those runs most alike (least squared log error)."""
+    if not rows:
+        return {}
+    best: tuple[float, float] = (float("inf"), 1.0)
+    for a in ATTENTION_GRID:
+        fitted = _efficiencies(rows, a)
+        error = 0.0
+        for case in rows:
+            key = (case.framework.id, serving.hardware_group(case.instance))
+            error += math.log(fitted[key] / achieved_efficiency(case, a)) ** 2
+        if error < best[0] - 1e-12:
+            best = (error, a)
+    fitted = _efficiencies(rows, best[1])
+    fitted[ATTENTION_KEY] = best[1]
+    return fitted
+
+
+def lookup(framework: Framework, instance: InstanceSpec,
+           fitted: Mapping[tuple[str, str], float]) -> tuple[float, str]:
+    """(efficiency, where it comes from): fitted (framework, group) with the group chain, then
+    the calibration proxy, else the MFU preset of the instance kind."""
+    group = serving.hardware_group(instance)
+    seen: set[str] = set()
+    candidate: Framework | None = framework
+    while candidate is not None and candidate.id not in seen:
+        seen.add(candidate.id)
+        chain: str | None = group
+        while chain is not None:
+            if (candidate.id, chain) in fitted:
+                return fitted[(candidate.id, chain)], efficiency_assumption_id(candidate.id, chain)
+            chain = serving.GROUP_FALLBACK.get(chain)
+        candidate = frameworks.all_frameworks().get(candidate.calibration_proxy)
+    preset = f"mfu_training_{instance.kind}_default"
+    return data.assumption_value(preset), preset
+
+
+def estimate(case: TrainingCase, fitted: Mapping[tuple[str, str], float]) -> float:
+    efficiency, _ = lookup(case.framework, case.instance, fitted)
+    flops = token_flops(case.model, case.seq_len, case.recompute, fitted.get(ATTENTION_KEY))
+    return efficiency * case.peak() / flops.weighted

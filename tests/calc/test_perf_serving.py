@@ -1,0 +1,254 @@
+"""Serving physics with hand-computed expectations: MoE experts touched, padded buckets,
+prefill inside the continuous-batching cycle, collectives growing with batch × hidden,
+precision per phase; framework input, error band and basis on results."""
+
+import math
+from dataclasses import replace
+
+import pytest
+from calc_helpers import error, run, synthetic_model
+
+from calc import data, frameworks, serving
+from calc.serving import Efficiency, Workload
+
+EFFICIENCY = Efficiency(decode_memory=0.5, prefill_compute=0.4,
+                        collective_hop_latency_s=1e-5, prefill_fixed_latency_s=0.01)
+
+
+def test_experts_touched_at_batch_1_and_64() -> None:
+    # E · (1 − (1 − k/E)^B): B = 1 touches exactly k experts
+    assert serving.experts_touched(8, 2, 1) == pytest.approx(2.0)
+    assert serving.experts_touched(128, 4, 1) == pytest.approx(4.0)
+    # B = 64, E = 8, k = 2: 8 · (1 − 0.75^64) = 8 − 8 · 1.0045e-8
+    assert serving.experts_touched(8, 2, 64) == pytest.approx(8 * (1 - 0.75**64))
+    assert serving.experts_touched(8, 2, 64) == pytest.approx(7.99999992, abs=1e-7)
+    # B = 64, E = 128, k = 4: 0.96875^64 = e^(64 · ln 0.96875) = 0.13108 → 111.22 experts
+    assert serving.experts_touched(128, 4, 64) == pytest.approx(111.22, abs=0.01)
+    assert serving.experts_touched(0, 0, 64) == 0.0
+
+
+def test_moe_decode_streams_touched_experts_not_active_ones() -> None:
+    model = data.model("mixtral-8x7b")
+    per_expert_bytes = 3 * model.hidden * model.intermediate * 2   # bf16 experts
+    one_token = serving.streamed_weight_bytes(model, 8, "bf16", 1)
+    # batch 64 touches ~all 8 experts instead of 2: L · (8 · (1 − 0.75^64) − 2) experts more
+    extra = model.layers * (8 * (1 - 0.75**64) - 2) * per_expert_bytes
+    assert serving.streamed_weight_bytes(model, 8, "bf16", 64) == pytest.approx(one_token + extra)
+    assert serving.streamed_weight_bytes(model, 8, "bf16", 64) > 3 * one_token
+    one = run("perf", model="mixtral-8x7b", instance="trn1.32xlarge", batch=1, input_len=128,
+              output_len=64, tp=8, framework="nxd-inference")
+    many = run("perf", model="mixtral-8x7b", instance="trn1.32xlarge", batch=64,
+               input_len=128, output_len=64, tp=8, framework="nxd-inference")
+    steps = {s["key"]: s["value"] for s in many["derivation"]}
+    assert steps["experts_touched_decode"] == pytest.approx(8 * (1 - 0.75**64))
+    assert many["tpot_s"] > 2 * one["tpot_s"]
+
+
+def test_sequence_buckets_are_powers_of_two_capped_by_the_compiled_length() -> None:
+    nxd = frameworks.get("nxd-inference")
+    gpu = frameworks.get("vllm-gpu")
+    assert serving.seq_bucket(100, nxd) == 128
+    assert serving.seq_bucket(1500, nxd) == 2048
+    assert serving.seq_bucket(1500, nxd, 4096) == 2048
+    assert serving.seq_bucket(3000, nxd, 3072) == 3072     # the compiled maximum is a bucket
+    assert serving.seq_bucket(1500, gpu) == 1500           # no bucketing on GPU
+    assert serving.batch_bucket(1, nxd, 8) == 8
+    assert serving.batch_bucket(1, gpu, 8) == 1
+
+
+def test_a_graph_compiled_for_batch_8_pays_for_the_padding() -> None:
+    plain = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", batch=1, input_len=1500,
+                output_len=200, tp=4, framework="nxd-inference")
+    padded = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", batch=1,
+                 input_len=1500, output_len=200, tp=4, framework="nxd-inference",
+                 compiled_batch=8)
+    assert plain["padded_input_len"] == 2048 and padded["padded_batch"] == 8
+    assert padded["tpot_s"] > plain["tpot_s"]
+    assert padded["ttft_s"] > plain["ttft_s"]      # static prefill runs the batch-8 graph
+    assert error("perf", model="llama-3.1-8b", instance="trn2.48xlarge", batch=16,
+                 input_len=128, output_len=16, compiled_batch=8)["field"] == "compiled_batch"
+
+
+def test_prefill_runs_inside_the_continuous_batching_cycle() -> None:
+    model = synthetic_model()
+    instance = data.instance("trn2.48xlarge")
+    vllm = frameworks.get("vllm-neuron")
+    step_fixed = 0.002
+    work = Workload(batch=16, input_len=1024, output_len=128)
+    served = serving.serve(model, instance, vllm, EFFICIENCY, step_fixed, tp=4, dtype="bf16",
+                           kv_dtype="bf16", work=work)
+    t_prefill = serving.prefill_roofline(model, instance, tp=4, dtype="bf16", batch=1,
+                                         input_len=1024).time_s(EFFICIENCY, step_fixed)
+    t_step = serving.decode_roofline(model, instance, tp=4, dtype="bf16", kv_dtype="bf16",
+                                     batch=16, context=2048).time_s(EFFICIENCY, step_fixed)
+    # the decode context 1024 + 128/2 = 1088 runs in the 2048 bucket
+    cycle = 16 * t_prefill + 127 * t_step
+    assert served.prefill_s == pytest.approx(t_prefill)
+    assert served.step_s == pytest.approx(t_step)
+    assert served.output_tokens_per_s_per_replica == pytest.approx(16 * 128 / cycle)
+    assert served.output_tokens_per_s_per_replica < 16 / t_step     # below B / t_step
+    share = 16 * t_prefill / cycle
+    wait = 15 / 16 * (t_step / 2 + share / (1 - share) * t_prefill / 2)
+    assert served.ttft_s == pytest.approx(t_prefill + wait)
+    # one request in flight: continuous equals static batch 1
+    single = serving.serve(model, instance, vllm, EFFICIENCY, step_fixed, tp=4, dtype="bf16",
+                           kv_dtype="bf16", work=Workload(1, 1024, 128))
+    static = serving.serve(model, instance, replace(vllm, batching="static"), EFFICIENCY,
+                           step_fixed, tp=4, dtype="bf16", kv_dtype="bf16",
+                           work=Workload(1, 1024, 128))
+    assert single.ttft_s == pytest.approx(static.ttft_s)
+    assert single.tpot_s == pytest.approx(static.tpot_s)
+
+
+def test_requests_beyond_the_compiled_batch_wait_for_a_slot() -> None:
+    model = synthetic_model()
+    instance = data.instance("trn2.48xlarge")
+    vllm = frameworks.get("vllm-neuron")
+    at_4 = serving.serve(model, instance, vllm, EFFICIENCY, 0.0, tp=4, dtype="bf16",
+                         kv_dtype="bf16", work=Workload(4, 512, 64, compiled_batch=4))
+    at_8 = serving.serve(model, instance, vllm, EFFICIENCY, 0.0, tp=4, dtype="bf16",
+                         kv_dtype="bf16", work=Workload(8, 512, 64, compiled_batch=4))
+    assert at_8.output_tokens_per_s_per_replica == pytest.approx(
+        at_4.output_tokens_per_s_per_replica)
+    cycle = 4 * at_4.prefill_s + 63 * at_4.step_s
+    assert at_8.ttft_s - at_4.ttft_s == pytest.approx(4 * cycle / 4)
+
+
+def test_collective_bandwidth_grows_with_batch_times_hidden() -> None:
+    model = data.model("llama-3.1-8b")
+    instance = data.instance("trn1.32xlarge")     # NeuronLink 384 GiB/s per chip
+    link = 384 * 2**30
+    # 2 all-reduces × 32 layers × 2·(32−1)/32 × 64 tokens × 4096 × 2 bytes / link
+    expected = 2 * 32 * 2 * 31 / 32 * 64 * 4096 * 2 / link
+    assert serving.collective_bandwidth_s(model, instance, 32, 64) == pytest.approx(expected)
+    assert serving.collective_bandwidth_s(model, instance, 32, 128) == pytest.approx(
+        2 * expected)
+    assert serving.collective_bandwidth_s(model, instance, 1, 64) == 0.0
+    wide = replace(model, hidden=8192)
+    assert serving.collective_bandwidth_s(wide, instance, 32, 64) == pytest.approx(2 * expected)
+    # per-layer latency term: 2 all-reduces × L × 2·ceil(log2 t) steps
+    roof = serving.decode_roofline(model, instance, tp=32, dtype="bf16", kv_dtype="bf16",
+                                   batch=64, context=128)
+    assert roof.collective_hops == 2 * 32 * 10
+    assert roof.collective_bandwidth_s == pytest.approx(expected)
+
+
+def test_ttft_at_batch_1_is_not_free() -> None:
+    result = run("perf", model="llama-3.1-8b", instance="trn1.32xlarge", batch=1, input_len=1,
+                 output_len=2, tp=32, framework="transformers-neuronx")
+    steps = {s["key"]: s["value"] for s in result["derivation"]}
+    assert result["ttft_s"] >= steps["prefill_fixed_s"] + steps["collective_s"]
+    assert result["ttft_s"] > 0.001
+
+
+def test_lower_precision_speeds_up_only_the_projections() -> None:
+    model = data.model("llama-3.1-8b")
+    instance = data.instance("p5.48xlarge")
+    bf16 = serving.prefill_roofline(model, instance, tp=1, dtype="bf16", batch=1,
+                                    input_len=32768)
+    fp8 = serving.prefill_roofline(model, instance, tp=1, dtype="fp8", batch=1,
+                                   input_len=32768)
+    peaks = instance.chip.peak_flops_per_core
+    linear = 2 * model.active_params * 32768
+    attention = 4 * model.layers * model.heads * model.head_dim * 32768 * 32768
+    assert bf16.compute_s == pytest.approx(linear / peaks["bf16"] + attention / peaks["bf16"])
+    assert fp8.compute_s == pytest.approx(linear / peaks["fp8"] + attention / peaks["bf16"])
+    assert bf16.compute_s / 2 < fp8.compute_s < bf16.compute_s
+
+
+def test_default_framework_follows_the_hardware() -> None:
+    assert run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", input_len=128,
+               output_len=16)["framework"] == "vllm-neuron"
+    assert run("perf", model="llama-3.1-8b", instance="inf2.48xlarge", input_len=128,
+               output_len=16)["framework"] == "nxd-inference"
+    assert run("perf", model="llama-3.1-8b", instance="p5.48xlarge", input_len=128,
+               output_len=16)["framework"] == "vllm-gpu"
+    assert run("train", model="llama-3.1-8b", instance="trn1.32xlarge", tokens=10**9,
+               seq_len=2048)["framework"] == "nxd-training"
+
+
+def test_framework_errors_are_typed() -> None:
+    wrong_hardware = error("perf", model="llama-3.1-8b", instance="trn2.48xlarge",
+                           input_len=128, output_len=16, framework="tgi-neuron")
+    assert (wrong_hardware["field"], wrong_hardware["key"]) == ("framework",
+                                                                "framework_unsupported")
+    assert "vllm-neuron" in wrong_hardware["params"]["allowed"]
+    unknown = error("perf", model="llama-3.1-8b", instance="trn2.48xlarge", input_len=128,
+                    output_len=16, framework="nope")
+    assert unknown["key"] == "unknown_choice"
+    training_one = error("perf", model="llama-3.1-8b", instance="trn1.32xlarge",
+                         input_len=128, output_len=16, framework="nxd-training")
+    assert training_one["key"] == "unknown_choice"
+
+
+def test_every_framework_record_is_complete_and_sourced() -> None:
+    source_ids = {s["id"] for s in data.records("sources")}
+    chips = {c["id"] for c in data.records("chips")}
+    for raw in frameworks.records():
+        assert raw["phase"] in frameworks.PHASES
+        assert raw["batching"] in frameworks.BATCHING_MODES
+        assert raw["sources"] and set(raw["sources"]) <= source_ids, raw["id"]
+        assert set(raw["chips"]) | set(raw["chips_legacy"]) <= chips, raw["id"]
+        proxy = raw.get("calibration_proxy")
+        assert not proxy or proxy in frameworks.all_frameworks()
+    # NxD Inference: Trn2/Trn3 in current releases, Inf2/Trn1 only in older ones (Neuron 2.29)
+    nxd = frameworks.get("nxd-inference")
+    assert nxd.chips == ("trainium2", "trainium3")
+    assert set(nxd.chips_legacy) == {"inferentia2", "trainium"}
+    assert frameworks.get("vllm-neuron").chips == ("trainium2", "trainium3")
+
+
+def test_perf_results_carry_band_and_basis() -> None:
+    result = run("perf", model="llama-3.1-70b", instance="trn1.32xlarge", batch=4,
+                 input_len=1024, output_len=256, framework="transformers-neuronx")
+    for field in ("tpot_s", "ttft_s", "output_tokens_per_s"):
+        low, high = result["error_band"][field]
+        assert 0 < low < high
+        assert result["error_band_family"][field].startswith("trainium/")
+    assert result["basis"] == "modelled" and result["basis_measurement_id"] is None
+    keys = [step["key"] for step in result["derivation"]]
+    assert "error_band_tpot_s" in keys and keys[-1] == "basis"
+
+
+def test_a_published_configuration_is_marked_measured() -> None:
+    result = run("perf", model="llama-2-70b", instance="inf2.48xlarge", batch=1, input_len=128,
+                 output_len=128, tp=24, framework="transformers-neuronx")
+    assert result["basis"] == "measured"
+    assert result["basis_measurement_id"] == "inf2-llama-2-70b-tp24-b1-128-128"
+
+
+def test_band_is_wider_outside_the_calibrated_range() -> None:
+    near = run("perf", model="llama-3-8b", instance="trn1.32xlarge", batch=8, input_len=128,
+               output_len=512, tp=32, framework="transformers-neuronx")
+    far = run("perf", model="llama-3-8b", instance="trn1.32xlarge", batch=8, input_len=128,
+              output_len=512, tp=2, framework="transformers-neuronx")
+    def width(result: dict[str, object]) -> float:
+        low, high = result["error_band"]["tpot_s"]  # type: ignore[index]
+        return math.log(high / low)
+    assert "outside_range_tp" in far["error_band_reasons"]["tpot_s"]
+    assert width(far) > width(near)
+
+
+def test_cli_framework_option_and_list(capsys: pytest.CaptureFixture[str]) -> None:
+    from calc.cli import main
+
+    assert main(["list", "frameworks"]) == 0
+    listed = capsys.readouterr().out
+    for framework_id in ("nxd-inference", "vllm-neuron", "tgi-neuron", "transformers-neuronx",
+                         "vllm-gpu", "tensorrt-llm", "nxd-training", "fsdp-gpu"):
+        assert framework_id in listed
+    assert main(["perf", "--model", "llama-3.1-8b", "--instance", "trn2.48xlarge",
+                 "--input-len", "128", "--output-len", "16", "--framework", "nxd-inference",
+                 "--compiled-batch", "4", "--json"]) == 0
+    assert '"framework": "nxd-inference"' in capsys.readouterr().out
+    assert main(["perf", "--model", "llama-3.1-8b", "--instance", "trn2.48xlarge",
+                 "--input-len", "128", "--output-len", "16", "--framework", "tgi-neuron"]) == 2
+
+
+def test_compare_passes_the_framework_and_reports_bands() -> None:
+    result = run("compare", model="llama-3.1-8b", instances="trn2.48xlarge,inf2.48xlarge",
+                 framework="vllm-neuron", input_len=128, output_len=64)
+    rows = {row["instance"]: row for row in result["rows"]}
+    assert rows["trn2.48xlarge"]["framework"] == "vllm-neuron"
+    assert rows["trn2.48xlarge"]["error_band"]["tpot_s"] is not None
+    assert rows["inf2.48xlarge"]["framework"] == "vllm-neuron"   # legacy support on Inf2
