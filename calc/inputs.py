@@ -447,7 +447,6 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("ttft_max", "number", minimum=0.0, maximum=1e6, unit="s"),
     Param("tpot_max", "number", minimum=0.0, maximum=1e6, unit="s"),
     Param("family", "choice", choices=lambda: ("all", "neuron", "gpu")),
-    Param("framework", "text"),
     Param("max_batch", "int", maximum=LIMITS["batch"]),
     Param("pad_heads", "flag"),
     Param("deadline_h", "number", minimum=0.0, maximum=1e6, unit="h"),
