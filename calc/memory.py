@@ -37,6 +37,7 @@ every unpadded degree that fits (None otherwise); it equals min_tp_degree when o
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from . import dtypes, kv, model_shape
@@ -136,9 +137,7 @@ def footprint(
 ) -> Footprint:
     """Memory at one TP degree; heads that t does not divide are padded (see the module doc).
     dtype None: the checkpoint's precision (model_shape.weight_precision)."""
-    padding = head_padding(model, tp)
-    precision = model_shape.weight_precision(model, dtype, expert_dtype)
-    weights = model_shape.weights_bytes(model, precision, padding_params(model, tp))
+    padding, precision, weights, expert_weights = _weights_at(model, dtype, expert_dtype, tp)
     rule, kv_heads_eff = kv_layout(model, tp)
     kv_total = kv.unique_bytes(model, kv_dtype, batch, seq_len)
     kv_per_core = kv.per_core_bytes(model, tp, kv_dtype, batch, seq_len)
@@ -160,8 +159,21 @@ def footprint(
         activation_per_core_bytes=ceil_div(activations, tp),
         overhead_per_core_bytes=overhead_per_core,
         precision=precision,
-        expert_weights_bytes=model_shape.expert_weights_bytes(model, precision),
+        expert_weights_bytes=expert_weights,
     )
+
+
+@lru_cache(maxsize=4096)
+def _weights_at(
+    model: ModelSpec, dtype: str | None, expert_dtype: str | None, tp: int
+) -> tuple[int, model_shape.WeightPrecision, int, int]:
+    """(head_padding, precision, weights_bytes, expert_weights_bytes) at TP degree t: pure
+    functions of frozen specs, cached (fit and the advisor ask for the same ones per TP, batch
+    and length; ModelSpec hashes by value, so a custom shape equal to a preset shares them)."""
+    padding = head_padding(model, tp)
+    precision = model_shape.weight_precision(model, dtype, expert_dtype)
+    weights = model_shape.weights_bytes(model, precision, padding_params(model, tp))
+    return padding, precision, weights, model_shape.expert_weights_bytes(model, precision)
 
 
 @dataclass(frozen=True, slots=True)
