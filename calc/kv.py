@@ -14,6 +14,7 @@ kv_bytes_per_token is constant only without local layers (else None).
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import dtypes
 from .specs import ModelSpec
@@ -54,6 +55,7 @@ class LayerGroup:
         return seq_len if self.window is None else min(seq_len, self.window)
 
 
+@lru_cache(maxsize=1024)  # a pure function of the frozen spec; hot in memory.fit's searches
 def layer_groups(model: ModelSpec) -> tuple[LayerGroup, ...]:
     """Layers by how many tokens they cache (empty for encoders)."""
     if not model.is_decoder:

@@ -37,6 +37,7 @@ every unpadded degree that fits (None otherwise); it equals min_tp_degree when o
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from . import dtypes, kv, model_shape
@@ -136,9 +137,7 @@ def footprint(
 ) -> Footprint:
     """Memory at one TP degree; heads that t does not divide are padded (see the module doc).
     dtype None: the checkpoint's precision (model_shape.weight_precision)."""
-    padding = head_padding(model, tp)
-    precision = model_shape.weight_precision(model, dtype, expert_dtype)
-    weights = model_shape.weights_bytes(model, precision, padding_params(model, tp))
+    padding, precision, weights, expert_weights = _weights_at(model, dtype, expert_dtype, tp)
     rule, kv_heads_eff = kv_layout(model, tp)
     kv_total = kv.unique_bytes(model, kv_dtype, batch, seq_len)
     kv_per_core = kv.per_core_bytes(model, tp, kv_dtype, batch, seq_len)
@@ -160,8 +159,21 @@ def footprint(
         activation_per_core_bytes=ceil_div(activations, tp),
         overhead_per_core_bytes=overhead_per_core,
         precision=precision,
-        expert_weights_bytes=model_shape.expert_weights_bytes(model, precision),
+        expert_weights_bytes=expert_weights,
     )
+
+
+@lru_cache(maxsize=4096)
+def _weights_at(
+    model: ModelSpec, dtype: str | None, expert_dtype: str | None, tp: int
+) -> tuple[int, model_shape.WeightPrecision, int, int]:
+    """(head_padding, precision, weights_bytes, expert_weights_bytes) at TP degree t: pure
+    functions of frozen specs, cached (fit and the advisor ask for the same ones per TP, batch
+    and length; ModelSpec hashes by value, so a custom shape equal to a preset shares them)."""
+    padding = head_padding(model, tp)
+    precision = model_shape.weight_precision(model, dtype, expert_dtype)
+    weights = model_shape.weights_bytes(model, precision, padding_params(model, tp))
+    return padding, precision, weights, model_shape.expert_weights_bytes(model, precision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +260,78 @@ def _largest(fits_at: Callable[[int], bool], start: int) -> int:
         else:
             high = middle
     return low
+
+
+def _largest_near(fits_at: Callable[[int], bool], start: int, hint: int) -> int:
+    """The same value as ``_largest(fits_at, start)`` for a monotone predicate, found by
+    galloping from ``hint`` (a close estimate of the answer) then bisection: a handful of
+    calls instead of ~2 · log2(answer). Falls back to ``_largest`` near its search cap, so
+    the capped answer is kept too."""
+    cap = _SEARCH_LIMIT >> 1
+    if start > cap or hint > cap:
+        return _largest(fits_at, start)
+    if not fits_at(1):
+        return 0
+    probe = max(1, hint)
+    step = 1
+    if fits_at(probe):
+        low = probe
+        while fits_at(low + step):
+            low += step
+            step *= 2
+            if low > cap:
+                return _largest(fits_at, start)
+        high = low + step
+    else:
+        high = probe
+        while high - step > 1 and not fits_at(high - step):
+            high -= step
+            step *= 2
+        low = max(1, high - step)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits_at(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def per_core_function(
+    model: ModelSpec, used: Footprint, kv_dtype: str
+) -> Callable[[int, int], int]:
+    """per_core(batch, seq_len) -> the ``per_core_bytes`` of ``footprint`` at the TP degree,
+    dtype and chip of ``used``, without re-deriving the weights: weights and overhead per core
+    are fixed; activations and KV are recomputed with footprint's exact integer formulas."""
+    tp = used.tp
+    fixed = used.weights_per_core_bytes + used.overhead_per_core_bytes
+    act_dtype = dtypes.activation_dtype(used.precision.unquantized)
+    act_per_token = ACTIVATION_WORKING_SET_TENSORS * (model.hidden + model.mlp_width_active)
+    kv_per_layer = kv.elements_per_token_per_layer_per_core(model, tp)
+    groups = tuple((group.layers, group.window) for group in kv.layer_groups(model))
+    bytes_for = dtypes.bytes_for
+
+    def per_core(batch: int, seq_len: int) -> int:
+        token_layers = sum(
+            layers * (seq_len if window is None else min(seq_len, window))
+            for layers, window in groups
+        )
+        activations = bytes_for(batch * seq_len * act_per_token, act_dtype)
+        return (
+            fixed + ceil_div(activations, tp)
+            + bytes_for(token_layers * batch * kv_per_layer, kv_dtype)
+        )
+
+    return per_core
+
+
+def _linear_hint(per_core: Callable[[int], int], capacity: int) -> int:
+    """Where per_core (≈ affine, nondecreasing) reaches capacity, from its values at 1 and 2."""
+    one = per_core(1)
+    slope = per_core(2) - one
+    if slope <= 0:
+        return 1
+    return max(1, 1 + (capacity - one) // slope)
 
 
 def fit(
@@ -380,14 +464,22 @@ def fit(
         "cores",
     )
 
-    def batch_fits(b: int) -> bool:
-        return at(chosen, b, seq_len).per_core_bytes <= capacity
+    # the largest b (then s) with per core ≤ capacity: the footprint's own per-core sum
+    # (per_core_function) searched from a linear estimate — the values _largest gives
+    per_core_at = per_core_function(model, used, kv_dtype)
 
-    def seq_fits(s: int) -> bool:
-        return at(chosen, batch, s).per_core_bytes <= capacity
+    def batch_per_core(b: int) -> int:
+        return per_core_at(b, seq_len)
 
-    max_batch = _largest(batch_fits, batch)
-    max_seq_len = _largest(seq_fits, seq_len)
+    def seq_per_core(s: int) -> int:
+        return per_core_at(batch, s)
+
+    max_batch = _largest_near(
+        lambda b: batch_per_core(b) <= capacity, batch, _linear_hint(batch_per_core, capacity)
+    )
+    max_seq_len = _largest_near(
+        lambda s: seq_per_core(s) <= capacity, seq_len, _linear_hint(seq_per_core, capacity)
+    )
     if model.max_position_embeddings is not None:
         max_seq_len = min(max_seq_len, model.max_position_embeddings)
     replicas = instance.logical_cores // chosen
