@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import data_lang
 from .errors import CalcError
 
 Record = dict[str, Any]
@@ -432,6 +433,12 @@ def check_tree(read: Reader, paths: list[str], label: Callable[[str], str]
         faults.extend(syntax)
         if doc is not None:
             docs[path] = doc
+    for path in data_lang.EXTRA_FILES:  # optional files whose texts data/i18n/<lang> may hold
+        raw = read(path)
+        doc = None if raw is None else parse(label(path), raw)[0]
+        if doc is not None:
+            docs[path] = doc
+    faults.extend(data_lang.apply(docs, label))  # texts of data/i18n/<lang>/data.toml
     if not any(f.problem.startswith("TOML syntax") for f in faults):
         faults.extend(check_documents(docs, label))
     else:  # record checks still run on the files that parsed
