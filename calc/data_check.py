@@ -448,6 +448,16 @@ def check_tree(read: Reader, paths: list[str], label: Callable[[str], str]
 
 def check_dir(root: str) -> list[DataFault]:
     """Every fault in a data directory on disk."""
+    return _tree_dir(root)[1]
+
+
+def documents_dir(root: str) -> dict[str, dict[str, Any]]:
+    """Every data file of a directory on disk that parses (relative path -> document), with the
+    texts of data/i18n/<lang>/data.toml put onto their records (calc.data_lang)."""
+    return _tree_dir(root)[0]
+
+
+def _tree_dir(root: str) -> tuple[dict[str, dict[str, Any]], list[DataFault]]:
 
     def read(path: str) -> bytes | None:
         full = os.path.join(root, *path.split("/"))
@@ -460,7 +470,7 @@ def check_dir(root: str) -> list[DataFault]:
         full = os.path.join(root, *path.split("/"))
         return os.listdir(full) if os.path.isdir(full) else []
 
-    return check_tree(read, data_files(list_dir), lambda p: f"data/{p}")[1]
+    return check_tree(read, data_files(list_dir), lambda p: f"data/{p}")
 
 
 def main(argv: list[str] | None = None) -> int:

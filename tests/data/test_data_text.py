@@ -7,7 +7,6 @@ test_page_language.py)."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +69,7 @@ def problems(record: Record, file: str) -> list[str]:
 
 def _records(file: str) -> list[Record]:
     if file == "support_matrix":
-        return list(tomllib.loads((DATA_DIR / "support_matrix.toml").read_text("utf-8"))["row"])
+        return list(calc.data.document("support_matrix.toml")["row"])
     return [dict(r) for r in calc.data.records(file)]
 
 
