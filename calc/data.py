@@ -15,6 +15,7 @@ import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from .data_lang import overlay_lang
 from .errors import CalcError
 from .specs import ChipSpec, InstanceSpec, ModelSpec, PriceSpec
 from .units import FLOPS_PER_TFLOP, rate_bytes_per_s, size_bytes
@@ -106,7 +107,9 @@ def _checked() -> dict[str, dict[str, Any]]:
     from .data_check import DataError, check_tree, data_files
 
     # i18n files are checked when first read (_toml) and by the build (hooks/data_check.py)
-    paths = [path for path in data_files(_list_dir) if not path.startswith("i18n/")]
+    # (but i18n/<lang>/data.toml: the data texts in <lang>, put onto their records; calc.data_lang)
+    paths = [path for path in data_files(_list_dir)
+             if not path.startswith("i18n/") or overlay_lang(path) is not None]
     docs, faults = check_tree(_read_bytes, paths, lambda path: f"data/{path}")
     if faults:
         raise DataError(faults)
@@ -153,6 +156,12 @@ def records(name: str) -> list[Record]:
         raise KeyError(f"unknown record set {name!r}; known: {', '.join(RECORD_NAMES)}")
     file_name, table = _TABLES[name]
     return list(_toml(file_name).get(table, []))
+
+
+def document(relative_path: str) -> dict[str, Any]:
+    """A checked data file as a dict, its data texts in every language on its records
+    (e.g. "support_matrix.toml"; calc.data_lang)."""
+    return _toml(relative_path)
 
 
 @cache

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import data_lang
 from .errors import CalcError
 
 Record = dict[str, Any]
@@ -432,6 +433,12 @@ def check_tree(read: Reader, paths: list[str], label: Callable[[str], str]
         faults.extend(syntax)
         if doc is not None:
             docs[path] = doc
+    for path in data_lang.EXTRA_FILES:  # optional files whose texts data/i18n/<lang> may hold
+        raw = read(path)
+        doc = None if raw is None else parse(label(path), raw)[0]
+        if doc is not None:
+            docs[path] = doc
+    faults.extend(data_lang.apply(docs, label))  # texts of data/i18n/<lang>/data.toml
     if not any(f.problem.startswith("TOML syntax") for f in faults):
         faults.extend(check_documents(docs, label))
     else:  # record checks still run on the files that parsed
@@ -441,6 +448,16 @@ def check_tree(read: Reader, paths: list[str], label: Callable[[str], str]
 
 def check_dir(root: str) -> list[DataFault]:
     """Every fault in a data directory on disk."""
+    return _tree_dir(root)[1]
+
+
+def documents_dir(root: str) -> dict[str, dict[str, Any]]:
+    """Every data file of a directory on disk that parses (relative path -> document), with the
+    texts of data/i18n/<lang>/data.toml put onto their records (calc.data_lang)."""
+    return _tree_dir(root)[0]
+
+
+def _tree_dir(root: str) -> tuple[dict[str, dict[str, Any]], list[DataFault]]:
 
     def read(path: str) -> bytes | None:
         full = os.path.join(root, *path.split("/"))
@@ -453,7 +470,7 @@ def check_dir(root: str) -> list[DataFault]:
         full = os.path.join(root, *path.split("/"))
         return os.listdir(full) if os.path.isdir(full) else []
 
-    return check_tree(read, data_files(list_dir), lambda p: f"data/{p}")[1]
+    return check_tree(read, data_files(list_dir), lambda p: f"data/{p}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,17 +14,15 @@ from __future__ import annotations
 import datetime
 import html
 import os
-import tomllib
 from functools import cache
-from pathlib import Path
 from typing import Any
 
+import calc.data
 from calc import freshness
 from calc.display import data_text
 
 from . import data, markdown, page, units, values
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 ALT_SUFFIX = "_alt"
 ALT_EXTRA_SUFFIXES = ("_alt_ja", "_alt_es", "_alt_sources")
 
@@ -202,8 +200,7 @@ def freshness_build_date(env: Any) -> str:
 
 @cache
 def support_matrix() -> dict[str, Any]:
-    with (DATA_DIR / "support_matrix.toml").open("rb") as handle:
-        return tomllib.load(handle)
+    return calc.data.document("support_matrix.toml")  # texts in every language (calc.data_lang)
 
 
 def _status(cell: str, lang: str) -> str:

@@ -1,9 +1,10 @@
 """Data text in the page language: the one lookup for every English string in data/ that reaches
 a page (notes, "not published" reasons, interconnect texts, labels; issue 13).
 
-Convention (ARCHITECTURE.md §1): a display string `<field> = "English"` has siblings
-`<field>_ja` and `<field>_es` right after it; a per-entry table (`dense_tflops_missing = {bf16 =
-"..."}`) has sibling tables (`dense_tflops_missing_ja = {bf16 = "..."}`). English is the fallback
+Convention (ARCHITECTURE.md §1): a record holds the English `<field> = "English"`; its text in
+each other language lives in data/i18n/<lang>/data.toml, and the loader (calc.data_lang) puts it
+on the record as the sibling `<field>_<lang>` (a per-entry table `dense_tflops_missing = {bf16 =
+"..."}` gets a sibling table `dense_tflops_missing_ja`). English is the fallback
 only where a sibling is missing (tests/data/test_data_text.py lists the fields that must have
 them); the caller then marks the text lang="en" using `text_lang`.
 """

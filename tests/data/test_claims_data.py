@@ -6,7 +6,6 @@ tests/seed_paths.py; skipped if absent, failed under CI=true).
 """
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from seed_paths import require_seeds, seeds_dir
 
 from calc import data
+from calc.data_check import documents_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = ROOT / "data" / "claims.toml"
@@ -54,8 +54,8 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def claims() -> list[dict[str, Any]]:
-    with CLAIMS.open("rb") as handle:
-        return list(tomllib.load(handle)["claim"])
+    # the records with their ja/es texts from data/i18n/<lang>/data.toml (calc.data_lang)
+    return list(documents_dir(str(CLAIMS.parent))["claims.toml"]["claim"])
 
 
 def claim_id(claim: dict[str, Any]) -> str:

@@ -6,7 +6,6 @@ freshness list catches old records. Each check can fail: see the self-tests at t
 from __future__ import annotations
 
 import datetime
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 import calc.data
 from calc import freshness
+from calc.data_check import documents_dir
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 LANGS = ("ja", "es")
@@ -29,8 +29,8 @@ PROVENANCE_RECORDS = [*calc.data.records("cores"), *CHIPS, *INSTANCES.values()]
 
 
 def _load(name: str) -> dict[str, Any]:
-    with (DATA_DIR / name).open("rb") as handle:
-        return tomllib.load(handle)
+    # the records with their ja/es texts from data/i18n/<lang>/data.toml (calc.data_lang)
+    return documents_dir(str(DATA_DIR))[name]
 
 
 # ---------------------------------------------------------------- checks (return problems)

@@ -2,7 +2,8 @@
 
 Files: data/chips.toml, instances.toml, prices.toml and sources/*.toml.
 
-Reads the TOML with tomllib directly (not through calc), so the data is checked on its own.
+Reads the TOML through calc.data_check.documents_dir (the parser, with the ja/es texts of
+data/i18n/<lang>/data.toml on their records), not through the calc.data loaders.
 Each check is a small function that returns a list of problems; the tests assert the list is empty,
 and the self-tests at the end feed deliberately broken records to show every check can fail.
 """
@@ -13,11 +14,12 @@ import copy
 import datetime
 import math
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from calc.data_check import documents_dir
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -81,8 +83,8 @@ BANDWIDTH_UNITS = ("gib_per_s", "gb_per_s", "tb_per_s")
 
 
 def load(name: str) -> dict[str, Any]:
-    with (DATA_DIR / name).open("rb") as handle:
-        return tomllib.load(handle)
+    # the records with their ja/es texts from data/i18n/<lang>/data.toml (calc.data_lang)
+    return documents_dir(str(DATA_DIR))[name]
 
 
 def load_sources() -> dict[str, list[Record]]:

@@ -39,7 +39,10 @@ def assumptions() -> dict[str, dict[str, Any]]:
 
 
 def glossary() -> list[dict[str, Any]]:
-    return load("glossary.toml")["term"]
+    # the terms with their ja/es texts from data/i18n/<lang>/data.toml (calc.data_lang)
+    from calc.data_check import documents_dir
+
+    return documents_dir(str(DATA_DIR))["glossary.toml"]["term"]
 
 
 @cache
