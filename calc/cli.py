@@ -146,8 +146,6 @@ OPTIONS: dict[str, Option] = {
     "ttft-max": Option("time-to-first-token target", "none", "s", metavar="S"),
     "tpot-max": Option("time-per-output-token target", "none", "s", metavar="S"),
     "family": Option("accelerators searched: all, neuron or gpu", "all", metavar="FAMILY"),
-    "framework": Option("serving framework passed to perf (see data/frameworks.toml)",
-                        "perf's default for the instance", metavar="NAME"),
     "max-batch": Option("largest batch (concurrent sequences per replica) searched", "256",
                         "sequences", metavar="N"),
     "pad-heads": Option("also offer TP degrees that do not divide the attention heads "

@@ -62,7 +62,8 @@ def download(lang: str, runtime: dict[str, Any]) -> dict[str, Any]:
     formatted here (Python) for the page language."""
     total = int(runtime["download_bytes"])
     size = units.quantity(total, "B", lang)
-    return {"total_bytes": total, "label": strings.ui(lang, "download")["label"].replace("{size}", size)}
+    label = strings.ui(lang, "download")["label"].replace("{size}", size)
+    return {"total_bytes": total, "label": label}
 
 
 def render(name: str, env: Any) -> str:

@@ -1,5 +1,5 @@
-"""Find English sentences (runs of >= 3 ASCII words with an English function word) and spaces between Japanese characters in the visible text of built
-ja/es pages (issue 13 item 3).
+"""Find English sentences (runs of >= 3 ASCII words with an English function word) and spaces
+between Japanese characters in the visible text of built ja/es pages (issue 13 item 3).
 
 Visible text = text nodes and tooltip attributes (title, alt, aria-label, placeholder) outside
 <script>/<style>/<template>/<noscript>, outside code (<code>, <pre>, <kbd>, <samp>), quotes
