@@ -135,11 +135,19 @@ def accelerator_memory_gib(instance: InstanceSpec) -> float | None:
     return None if per_chip is None else per_chip * instance.chip_count / BYTES_PER_GIB
 
 
+def has_bf16(instance: InstanceSpec) -> bool:
+    """The accelerator computes in BF16 (compute_dtypes in data/chips.toml; T4 and V100 do not)."""
+    from .dtype_support import compute_dtypes
+
+    listed = compute_dtypes(instance)
+    return listed is None or "bf16" in listed
+
+
 def bf16_peak_pflops(instance: InstanceSpec) -> float | None:
     """The published dense BF16 headline (a documented proxy is not used for $/PFLOP-hour)."""
     from .flops import peak_is_proxy
 
-    if peak_is_proxy(instance, "bf16") is not None:
+    if peak_is_proxy(instance, "bf16") is not None or not has_bf16(instance):
         return None
     try:
         _, peak = headline_peak_flops_per_s(instance, "bf16")
@@ -228,7 +236,8 @@ def quote(
         usd_per_bf16_pflop_hour=per_pflop,
         price_missing_reason=hourly.missing_reason,
         price_missing_note=hourly.missing_note,
-        peak_missing_reason=None if pflops is not None else "peak_flops_missing",
+        peak_missing_reason=(None if pflops is not None
+                             else "peak_flops_missing" if has_bf16(instance) else "no_bf16"),
         price_as_of=hourly.as_of,
         price_kind_used=hourly.kind_used,
         price_region_used=hourly.region_used,

@@ -247,10 +247,20 @@ def measurements_table(env: Any, use: str | None = None) -> str:
     headers = _headers(["model", "instance"] + [c.header for c in MEASUREMENT_COLUMNS]
                        + ["use", "sources"], lang)
     rows = [[_model_name(rec["model"]), markdown.code(rec["instance"]),
-             *_cells(rec, MEASUREMENT_COLUMNS, lang), _label(lang, "use", rec["use"]),
+             *_measurement_cells(rec, lang), _label(lang, "use", rec["use"]),
              source_links(env, rec["sources"])]
             for rec in data.records("measurements") if use is None or rec["use"] == use]
     return markdown.table(headers, rows)
+
+
+def _measurement_cells(record: data.Record, lang: str) -> list[str]:
+    """The measurement's columns; `framework` is the software stack as its source names it (a
+    name, not prose), so it is marked as English text in every language."""
+    cells = _cells(record, MEASUREMENT_COLUMNS, lang)
+    where = [c.header for c in MEASUREMENT_COLUMNS].index("framework")
+    if isinstance(record.get("framework"), str):
+        cells[where] = f'<span class="nfg-name" lang="en">{cells[where]}</span>'
+    return cells
 
 
 def _error_cell(value: float | None, lang: str) -> str:
