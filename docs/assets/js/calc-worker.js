@@ -5,6 +5,7 @@
 //   {type: "init", pyodideUrl, wheelUrl, timeoutMs}
 //   {type: "request", id, kind, params}                  (calc.api.run: raw numbers)
 //   {type: "present", id, request, lang}                 (calc.display.present: display text)
+//   {type: "ping", id}                                   (liveness check of the page)
 // worker → main
 //   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load"}
 //   {type: "ready", ms, marks}     (marks: {step: epoch ms} for benchmarks; see bench_browser.py)
@@ -12,6 +13,7 @@
 //   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
 //   {type: "display", id, display}                        (display = calc.display.present(...))
 //   {type: "error", id, reason}                           (the worker could not answer)
+//   {type: "pong", id}                                    (answer to ping)
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
 
@@ -146,5 +148,7 @@ self.onmessage = (event) => {
     answer(message);
   } else if (message.type === "present") {
     answerPresent(message);
+  } else if (message.type === "ping") {
+    post({ type: "pong", id: message.id });
   }
 };
