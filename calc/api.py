@@ -1,5 +1,6 @@
 """The JSON boundary: ``run(request) -> response``; never raises (see ARCHITECTURE.md §2)."""
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -221,6 +222,7 @@ def run(request: Any) -> dict[str, Any]:
         if not isinstance(params, dict):
             raise CalcError("request", "bad_request")
         result = HANDLERS[kind_text](inputs.parse(kind_text, params))
+        _require_finite(result)
         return {"schema_version": SCHEMA_VERSION, "ok": True, "kind": kind_text, "result": result}
     except CalcError as error:
         return _failure(kind_text, error)
@@ -230,6 +232,18 @@ def run(request: Any) -> dict[str, Any]:
                 "request", "internal_error", {"value": f"{type(error).__name__}: {error}"[:200]}
             )
         )
+
+
+def _require_finite(value: Any, path: str = "result") -> None:
+    """Hardening: no inf/NaN ever leaves the engine (JSON has no spelling for them)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CalcError("request", "result_not_finite", {"value": path})
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _require_finite(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _require_finite(item, f"{path}[{index}]")
 
 
 def _failure(kind: str | None, error: CalcError) -> dict[str, Any]:

@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {response['error']['message']}", file=sys.stderr)
         return EXIT_BAD_INPUT
     text = (
-        json.dumps(response["result"], ensure_ascii=False)
+        json.dumps(response["result"], ensure_ascii=False, allow_nan=False)
         if as_json
         else summary(response["kind"], response["result"])
     )

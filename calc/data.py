@@ -2,12 +2,16 @@
 
 Location: ``importlib.resources.files("calc") / "data"`` inside the wheel (found by path when the
 package is a plain directory, as in site-packages and Pyodide), else <repo>/data.
-Only the files a request needs are parsed (cold start of the CLI matters).
+Override: the environment variable NFG_DATA_DIR (a directory laid out like data/) wins over both;
+tests point it at a copy with injected faults and call ``reset()``.
+
+Before any answer the whole tree is parsed and checked once per process (calc.data_check): a file
+that does not parse, a missing field, a duplicate id, an unknown reference, a wrong type or an
+out-of-range figure raises DataError (a CalcError, key ``data_invalid``) naming file, record and
+field, so the CLI exits 2 with that line, the JSON api answers ok=false and the build fails.
 """
 
 import os
-import re
-import tomllib
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -35,10 +39,17 @@ _TABLES: dict[str, tuple[str, str]] = {
 RECORD_NAMES = (*_TABLES, "sources")
 
 
+DATA_DIR_ENV = "NFG_DATA_DIR"
+
+
 @cache
 def _data_root() -> str | None:
-    """<package>/data (the wheel: files("calc")/"data" of a regular package) or <repo>/data.
-    os.path, not pathlib/importlib.resources: those imports cost ~40 ms of CLI cold start."""
+    """$NFG_DATA_DIR, <package>/data (the wheel: files("calc")/"data" of a regular package) or
+    <repo>/data. os.path, not pathlib/importlib.resources: those imports cost ~40 ms of CLI cold
+    start."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return os.path.abspath(override)
     here = os.path.dirname(os.path.abspath(__file__))
     for candidate in (os.path.join(here, "data"), os.path.join(os.path.dirname(here), "data")):
         if os.path.isdir(candidate):
@@ -78,10 +89,54 @@ def _source_files() -> list[str]:
     return sorted(name for name in names if name.endswith(".toml"))
 
 
+def _list_dir(relative_path: str) -> list[str]:
+    root = _data_root()
+    if root is None:
+        folder = _resource(relative_path)
+        return [entry.name for entry in folder.iterdir()] if folder.is_dir() else []
+    path = os.path.join(root, *relative_path.split("/"))
+    return os.listdir(path) if os.path.isdir(path) else []
+
+
+@cache
+def _checked() -> dict[str, dict[str, Any]]:
+    """Every data file parsed and checked (once per process); DataError on any fault."""
+    from .data_check import DataError, check_tree, data_files
+
+    # i18n files are checked when first read (_toml) and by the build (hooks/data_check.py)
+    paths = [path for path in data_files(_list_dir) if not path.startswith("i18n/")]
+    docs, faults = check_tree(_read_bytes, paths, lambda path: f"data/{path}")
+    if faults:
+        raise DataError(faults)
+    return docs
+
+
+def check() -> None:
+    """Raise DataError (file, record, field) unless the whole data tree checks."""
+    _checked()
+
+
+def reset() -> None:
+    """Forget every cached file, record and spec (after NFG_DATA_DIR changes)."""
+    for cached in (_data_root, _checked, _toml, records, i18n, _by_id, _single, model, chip,
+                   instance):
+        cached.cache_clear()
+
+
 @cache
 def _toml(relative_path: str) -> dict[str, Any]:
-    raw = _read_bytes(relative_path)
-    return {} if raw is None else tomllib.loads(raw.decode("utf-8"))
+    docs = _checked()
+    if relative_path in docs:
+        return docs[relative_path]
+    raw = _read_bytes(relative_path)  # a file outside the checked tree
+    if raw is None:
+        return {}
+    from .data_check import DataError, parse
+
+    doc, faults = parse(f"data/{relative_path}", raw)
+    if doc is None:
+        raise DataError(faults)
+    return doc
 
 
 @cache
@@ -115,37 +170,11 @@ def record(name: str, record_id: str) -> Record | None:
 
 
 @cache
-def _text(file_name: str) -> str:
-    raw = _read_bytes(file_name)
-    return "" if raw is None else raw.decode("utf-8")
-
-
-_HEADER = re.compile(r"^\[\[([A-Za-z_]+)\]\][ \t]*(?:#.*)?$", re.MULTILINE)
-
-
-@cache
 def _single(name: str, record_id: str) -> Record | None:
-    """One record, parsing only its own [[table]] block (cold start); falls back to the whole
-    file when the block cannot be found or parsed on its own. A test checks both agree."""
-    file_name, table = _TABLES[name]
-    text = _text(file_name)
-    headers = list(_HEADER.finditer(text))
-    wanted = f'id = "{record_id}"'
-    for index, header in enumerate(headers):
-        if header.group(1) != table:
-            continue
-        end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
-        block = text[header.start():end]
-        if wanted not in block:
-            continue
-        try:
-            parsed = tomllib.loads(block).get(table, [])
-        except tomllib.TOMLDecodeError:
-            break
-        if len(parsed) == 1 and parsed[0].get("id") == record_id:
-            return dict(parsed[0])
-        break
-    return record(name, record_id)
+    """One record by id. The whole tree is parsed and checked first (a file that does not parse
+    must not answer), so this is the full-parse record (it used to parse only its block)."""
+    found = record(name, record_id)
+    return None if found is None else dict(found)
 
 
 # ---------------------------------------------------------------- assumptions

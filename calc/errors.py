@@ -58,4 +58,8 @@ _ENGLISH: dict[str, str] = {
     "number_malformed": "{field}: {value} is not a number",
     "number_ambiguous": "{field}: {value} can be read two ways; write it without group "
     "separators (for example 1500 or 1.5)",
+    # hardening (issue 17)
+    "result_not_finite": "the inputs give a result too large to compute ({value}); use smaller "
+    "values",
+    "data_invalid": "data error: {value}",
 }

@@ -11,6 +11,7 @@ Tensor Engine per NeuronCore × cores on Neuron (the headline also counts the ot
 dense Tensor Core peak per GPU.
 """
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -125,10 +126,16 @@ def train(
         mfu, mfu_source = default_mfu(instance)
     else:
         mfu_source = "input"
+    from .inputs import MIN_MFU
+
+    if not MIN_MFU <= mfu <= 1.0:  # hardening: a vanishing MFU overflows the training time
+        raise CalcError("mfu", "out_of_range", {"min": MIN_MFU, "max": 1.0, "value": mfu})
     steps.add("mfu", f"MFU ({mfu_source})", mfu, "")
     time_s = steps.add(
         "time_s", "total / (count × peak × MFU)", total / (count * peak_instance * mfu), "s"
     )
+    if not math.isfinite(time_s) or time_s <= 0:
+        raise CalcError("tokens", "result_not_finite", {"value": "time_s"})
     tokens_per_s = steps.add("tokens_per_s", "D / time", tokens / time_s, "tokens/s")
     instance_hours = steps.add(
         "instance_hours", "count × time / 3600", count * time_s / SECONDS_PER_HOUR, "h"

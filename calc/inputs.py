@@ -38,6 +38,9 @@ LIMITS: dict[str, int] = {
     "zero": 3,
 }
 MAX_HOURS = 10_000_000.0
+# hardening (issue 17): bounds that keep results finite
+MIN_MFU = 1e-6                       # a smaller MFU makes training time overflow float
+MAX_COMPARE_INSTANCES = 64           # compare rows per request
 
 ARCHITECTURE_FIELDS = (
     "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
@@ -116,7 +119,13 @@ def number(
         if default is None:
             raise CalcError(name, "missing_field")
         return default
-    value = float(_number(params, name))
+    raw = _number(params, name)
+    try:
+        value = float(raw)
+    except OverflowError:  # an integer beyond float range
+        raise CalcError(
+            name, "out_of_range", {"min": above, "max": maximum, "value": str(raw)[:20] + "…"}
+        ) from None
     if value <= above:
         raise CalcError(name, "must_be_positive_number", {"min": above, "value": value})
     if value > maximum:
@@ -451,6 +460,9 @@ def _instance_names(params: Params, name: str) -> list[str] | None:
         raise CalcError(name, "must_be_text", {"value": str(raw)[:40]})
     if not names:
         raise CalcError(name, "missing_field")
+    if len(names) > MAX_COMPARE_INSTANCES:  # hardening: bounded work per request
+        raise CalcError(name, "out_of_range",
+                        {"min": 1, "max": MAX_COMPARE_INSTANCES, "value": len(names)})
     return names
 
 

@@ -5,16 +5,24 @@ The hash covers calc/, data/ and pyproject.toml, so an unchanged tree reuses the
 (the fast path `mkdocs serve` needs). The hash is a directory name, not part of the file name,
 because loadPackage() needs a valid wheel file name; the served URL carries the hash.
 
+Reproducible: every step runs with SOURCE_DATE_EPOCH (from the environment, else a fixed date),
+so hatchling writes fixed zip times and py_compile writes hash-based .pyc files (no source mtime);
+the compiled wheel is then rewritten with sorted entries, that fixed time, fixed permissions and a
+fixed compression level. Building twice gives byte-identical wheels (tested).
+
 Run: .venv/bin/python scripts/build_wheel.py   (prints the wheel path)
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +31,9 @@ BUILD_DIR = ROOT / "build" / "wheel"
 HASHED_INPUTS = ("calc", "data", "pyproject.toml")
 PYODIDE_PYTHON_MINOR = (3, 13)  # Pyodide 0.29.x runs CPython 3.13
 HASH_CHARS = 12
+# 2025-01-01T00:00:00Z: the wheel's file times when SOURCE_DATE_EPOCH is not set
+DEFAULT_SOURCE_DATE_EPOCH = 1735689600
+ZIP_MIN_EPOCH = 315532800  # 1980-01-01, the earliest time a zip entry can hold
 
 
 class WheelBuildError(RuntimeError):
@@ -71,8 +82,32 @@ def _pyodide_cli() -> Path:
     return Path(found)
 
 
+def source_date_epoch() -> int:
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return max(int(raw), ZIP_MIN_EPOCH) if raw.strip().isdigit() else DEFAULT_SOURCE_DATE_EPOCH
+
+
+def normalize_wheel(path: Path, epoch: int) -> None:
+    """Rewrite a wheel deterministically: sorted names, fixed time, mode 0644, deflate level 6."""
+    date_time = time.gmtime(epoch)[:6]
+    with zipfile.ZipFile(path) as source:
+        entries = sorted(((info.filename, source.read(info)) for info in source.infolist()
+                          if not info.is_dir()),
+                         key=lambda entry: (".dist-info/" in entry[0], entry[0]))  # metadata last
+    tmp = path.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w") as target:
+        for name, payload in entries:
+            info = zipfile.ZipInfo(name, date_time=date_time)
+            info.external_attr = 0o100644 << 16
+            info.create_system = 3
+            info.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(info, payload, compress_type=zipfile.ZIP_DEFLATED, compresslevel=6)
+    tmp.replace(path)
+
+
 def _run(cmd: list[str], cwd: Path) -> None:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(source_date_epoch())}
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False, env=env)
     if proc.returncode != 0:
         raise WheelBuildError(f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}")
 
@@ -93,8 +128,9 @@ def _compile(root: Path, out_dir: Path) -> Path:
         compiled = sorted(tmp_dir.glob(f"*-{tag}.whl"))
         if len(compiled) != 1:
             raise WheelBuildError(f"py-compile did not write a {tag} wheel")
+        normalize_wheel(compiled[0], source_date_epoch())
         out_dir.mkdir(parents=True, exist_ok=True)
-        return Path(shutil.copy2(compiled[0], out_dir / compiled[0].name))
+        return Path(shutil.copyfile(compiled[0], out_dir / compiled[0].name))
 
 
 def build_wheel(root: Path = ROOT, build_dir: Path = BUILD_DIR) -> BuiltWheel:
