@@ -162,7 +162,7 @@ class CalcClient {
     }
     this.restarts += 1;
     this.newReadyPromise();
-    this.setStatus({ state: "loading", stage: "restarting", reason });
+    this.setStatus({ state: "loading", stage: "restarting", reason, restarts: this.restarts });
     this.armStartup();
     this.spawn();
   }
@@ -237,6 +237,9 @@ class CalcClient {
     this.start();
     await this.readyPromise;
     const id = this.nextId++;
+    // a ping already sent waits behind this request: the request's own timeout covers liveness
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         if (!this.pending.has(id)) return;

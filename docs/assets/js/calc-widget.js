@@ -149,6 +149,7 @@ class CalculatorWidget {
     const strings = this.config.status;
     const retry = this.root.querySelector(".nfg-calc__retry");
     retry.hidden = status.state !== "failed";
+    this.root.dataset.restarts = String(this.client.restarts || 0);
     if (status.state === "loading") {
       this.root.dataset.state = "loading";
       this.root.dataset.stage = status.stage || "";
