@@ -184,6 +184,7 @@ class CalcClient {
   // After "failed": a fresh worker with a fresh restart budget.
   retry() {
     if (this.status.state !== "failed") return;
+    this.timeouts = { ...TIMEOUTS, ...(window.__nfgCalcTimeouts || {}) };
     this.restarts = 0;
     this.newReadyPromise();
     this.setStatus({ state: "loading", stage: "runtime-download", reason: null });

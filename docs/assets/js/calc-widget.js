@@ -235,7 +235,12 @@ class CalculatorWidget {
     try {
       display = await this.client.present(request, this.config.lang);
     } catch (err) {
-      // restarting (the client recomputes once ready) or failed (onStatus says so)
+      // restarting (the client recomputes once ready) or failed (onStatus says so); an error
+      // the worker returned for this request: said in the status, numbers not live
+      if (sequence === this.sequence && this.client.status.state === "ready") {
+        this.markNotLive("stale");
+        this.statusText.textContent = this.config.status.request_failed;
+      }
       return;
     }
     if (sequence !== this.sequence) return; // a newer input superseded this one
@@ -254,7 +259,7 @@ class CalculatorWidget {
     } else {
       // inputs with an error: the previous numbers stay only dimmed and marked as not live
       // (after a new model / instance / mode or a shared link they were already removed)
-      this.markNotLive("error");
+      this.root.dataset.results = "error";
       this.current = null;
       this.statusText.textContent = this.config.status.input_error;
     }
@@ -278,7 +283,8 @@ class CalculatorWidget {
       control.setAttribute("aria-invalid", "true");
       field.querySelector(".nfg-calc__error").textContent = error.message;
     } else {
-      this.form.querySelector(".nfg-calc__form-error").textContent = error.message;
+      const box = this.form.querySelector(".nfg-calc__form-error");
+      box.textContent = box.textContent ? `${box.textContent} ${error.message}` : error.message;
     }
   }
 
