@@ -41,7 +41,7 @@ $(VENV)/.stamp-python:
 $(VENV)/.stamp-pip: $(VENV)/.stamp-python pyproject.toml $(LOCK)
 	$(PY) -m pip install --quiet pip==$(PIP_VERSION)
 	$(PY) -m pip install --quiet -r $(LOCK)
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 node_modules/.stamp-npm: package.json package-lock.json

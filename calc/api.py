@@ -4,7 +4,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import data, inputs
+from . import data, dtype_support, fit_gate_api, inputs
 from .errors import CalcError
 
 SCHEMA_VERSION = 1
@@ -19,54 +19,60 @@ Handler = Callable[[inputs.Request], dict[str, Any]]
 def memory(req: inputs.Request) -> dict[str, Any]:
     from .memory import fit
 
-    return fit(
+    instance = req.instance()
+    dtype = fit_gate_api.dtype_for(req, instance)  # trust: refused if the hardware lacks it
+    result = fit(
         req.need_model(),
-        req.instance(),
-        dtype=req.get_text("dtype"),
-        kv_dtype=req.get_opt_text("kv_dtype"),
+        instance,
+        dtype=dtype,
+        kv_dtype=fit_gate_api.kv_dtype_for(req, instance, dtype),
         batch=req.get_int("batch"),
         seq_len=req.get_int("seq_len"),
         tp=req.get_opt_int("tp"),
+        expert_dtype=fit_gate_api.expert_dtype_for(req, instance),
     ).as_dict()
+    result.update(fit_gate_api.memory_extras(req, result))
+    return result
 
 
 def perf(req: inputs.Request) -> dict[str, Any]:
-    from .perf import perf as estimate
-    from .price import hourly_price
-
-    instance = req.instance()
-    hourly = hourly_price(instance.id, req.get_text("region"), req.get_text("price_kind"))
-    return estimate(
-        req.need_model(),
-        instance,
-        dtype=req.get_text("dtype"),
-        kv_dtype=req.get_opt_text("kv_dtype"),
-        batch=req.get_int("batch"),
-        input_len=req.get_int("input_len"),
-        output_len=req.get_int("output_len"),
-        tp=req.get_opt_int("tp"),
-        usd_per_hour=hourly.usd_per_hour,
-        price_missing_reason=hourly.missing_reason,
-    ).as_dict()
+    """Gated by fit, TP chosen for an objective, price fallback labelled (calc.fit_gate_api)."""
+    return {**fit_gate_api.perf(req), "active_params": req.need_model().active_params}
 
 
 def train(req: inputs.Request) -> dict[str, Any]:
     from .flops import train as estimate
     from .price import hourly_price
 
+    model = req.need_model()
     instance = req.instance()
     hourly = hourly_price(instance.id, req.get_text("region"), req.get_text("price_kind"))
-    return estimate(
-        req.need_model(),
-        instance,
-        count=req.get_int("count"),
-        tokens=req.get_int("tokens"),
-        seq_len=req.get_int("seq_len"),
-        dtype=req.get_text("dtype"),
-        mfu=req.get_opt_float("mfu"),
-        usd_per_hour=hourly.usd_per_hour,
-        price_missing_reason=hourly.missing_reason,
-    ).as_dict()
+    mfu = req.get_opt_float("mfu")
+    count = req.get_int("count")
+    seq_len = req.get_int("seq_len")
+    dtype = fit_gate_api.dtype_for(req, instance)  # trust: refused if the hardware lacks it
+    tokens = req.get_int("tokens")
+    try:
+        result = estimate(
+            model,
+            instance,
+            count=count,
+            tokens=tokens,
+            seq_len=seq_len,
+            dtype=dtype,
+            mfu=mfu,
+            usd_per_hour=hourly.usd_per_hour,
+            price_missing_reason=hourly.missing_reason,
+        ).as_dict()
+        result["peak_missing_reason"] = None
+    except CalcError as error:  # trust: an unpublished peak leaves time and cost unknown
+        if error.key != "peak_flops_missing":
+            raise
+        result = fit_gate_api.train_without_peak(
+            model, instance, count=count, tokens=tokens, seq_len=seq_len, dtype=dtype, mfu=mfu,
+            hourly=hourly)
+    return {**fit_gate_api.gated_train(req, result, model, instance, hourly),
+            "active_params": model.active_params}
 
 
 def train_memory(req: inputs.Request) -> dict[str, Any]:
@@ -96,55 +102,34 @@ def price(req: inputs.Request) -> dict[str, Any]:
         region=req.get_text("region"),
         hours=req.get_float("hours"),
         kind=req.get_text("price_kind"),
+        fallback=req.get_flag("price_fallback"),  # trust (issue 9)
     ).as_dict()
 
 
 def compare(req: inputs.Request) -> dict[str, Any]:
     """Price (and, with a model, speed and $/1M tokens) side by side for several instances."""
-    from .perf import perf as estimate
-    from .price import quote
+    from .price import hourly_price, quote
 
     region = req.get_text("region")
     hours = req.get_float("hours")
     kind = req.get_text("price_kind")
     model = req.model
-    dtype = req.get_text("dtype")
-    kv_dtype = req.get_opt_text("kv_dtype")
-    batch = req.get_int("batch")
-    input_len = (req.get_opt_int("input_len") or 128) if model is not None else 0
-    output_len = (req.get_opt_int("output_len") or 128) if model is not None else 0
     names = req.values.get("instances") or data.instance_ids()
     rows: list[dict[str, Any]] = []
     for instance_id in names:
         instance = data.instance(instance_id)
         row = quote(instance, region=region, hours=hours, kind=kind).as_dict()
         del row["derivation"]
-        if model is not None:
-            try:
-                speed = estimate(
-                    model, instance, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
-                    input_len=input_len, output_len=output_len, tp=None,
-                    usd_per_hour=row["usd_per_hour"],
-                    price_missing_reason=row["price_missing_reason"],
-                )
-                row.update(
-                    tp_degree=speed.tp_degree, fits=speed.fits, ttft_s=speed.ttft_s,
-                    tpot_s=speed.tpot_s, output_tokens_per_s=speed.output_tokens_per_s,
-                    usd_per_million_output_tokens=speed.usd_per_million_output_tokens,
-                    perf_error=None,
-                )
-            except CalcError as error:
-                row.update(
-                    tp_degree=None, fits=False, ttft_s=None, tpot_s=None,
-                    output_tokens_per_s=None, usd_per_million_output_tokens=None,
-                    perf_error=error.key,
-                )
+        if model is not None:  # trust: gated by fit, TP for the objective (default cost)
+            hourly = hourly_price(instance.id, region, kind)
+            row.update(fit_gate_api.compare_row(req, instance, model, hourly, kind))
         rows.append(row)
     return {
         "region": region,
         "hours": hours,
         "price_kind": kind,
         "model": None if model is None else model.id,
+        "objective": req.get_text("objective"),
         "rows": rows,
         "derivation": [],
     }
@@ -152,13 +137,17 @@ def compare(req: inputs.Request) -> dict[str, Any]:
 
 def listing(req: inputs.Request) -> dict[str, Any]:
     what = req.get_text("what")
-    items: list[dict[str, str]] = []
+    items: list[dict[str, Any]] = []
     if what == "models":
         for raw in data.records("models"):
             items.append({"id": str(raw["id"]), "description": _describe_model(raw)})
     elif what == "instances":
         for raw in data.records("instances"):
-            items.append({"id": str(raw["id"]), "description": _describe_instance(raw)})
+            support = dtype_support.describe(data.instance(str(raw["id"])))
+            items.append({"id": str(raw["id"]), "description": _describe_instance(raw),
+                          "dtypes_supported": support["dtypes_supported"],
+                          "kv_dtypes_supported": support["kv_dtypes_supported"],
+                          "default_dtype": support["default_dtype"]})
     else:
         for raw in data.records("chips"):
             items.append({"id": str(raw["id"]), "description": _describe_chip(raw)})
@@ -189,6 +178,11 @@ def _describe_chip(raw: Mapping[str, Any]) -> str:
     return f"{spec.name} ({spec.vendor}, {spec.kind}): {spec.cores_per_chip} cores, {memory_gib}"
 
 
+def dtypes_op(req: inputs.Request) -> dict[str, Any]:
+    """The data types an instance's accelerator has (trust, issue 9): the page offers these."""
+    return {**dtype_support.describe(req.instance()), "derivation": []}
+
+
 HANDLERS: dict[str, Handler] = {
     "memory": memory,
     "perf": perf,
@@ -197,6 +191,7 @@ HANDLERS: dict[str, Handler] = {
     "price": price,
     "compare": compare,
     "list": listing,
+    "dtypes": dtypes_op,
 }
 
 

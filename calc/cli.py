@@ -8,37 +8,156 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .errors import CalcError
 
 EXIT_BAD_INPUT = 2
 
-# option -> takes a value (False: a flag that sends true)
-MODEL_OPTIONS: dict[str, bool] = {
-    "model": True, "params": True, "active-params": True, "layers": True, "hidden": True,
-    "heads": True, "kv-heads": True, "head-dim": True, "intermediate": True, "vocab": True,
-    "experts": True, "active-experts": True, "architecture": True, "gated": False, "tied": False,
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One ``--option``: its help text names the unit (if any) and the default."""
+
+    help: str
+    default: str                 # shown as "(default: ...)"; "required" for required inputs
+    unit: str | None = None      # shown as "[unit]"
+    takes_value: bool = True     # False: a flag that sends true
+    metavar: str = "VALUE"
+
+    def help_text(self) -> str:
+        unit = f" [{self.unit}]" if self.unit else ""
+        default = "(required)" if self.default == "required" else f"(default: {self.default})"
+        return f"{self.help}{unit} {default}"
+
+
+# every option of every subcommand; add a new one here and name it in COMMANDS
+OPTIONS: dict[str, Option] = {
+    # model: a preset or the architecture
+    "model": Option("model preset id (see `list models`); or give the architecture options",
+                    "none: give the architecture instead", metavar="ID"),
+    "params": Option("total parameter count; 10000000000 = 10B", "computed from the shape",
+                     "parameters", metavar="N"),
+    "active-params": Option("parameters used per token (MoE: fewer than --params)",
+                            "--params, or the active experts' share for MoE", "parameters",
+                            metavar="N"),
+    "layers": Option("transformer layers", "required with an architecture", "layers",
+                     metavar="N"),
+    "hidden": Option("hidden size (model width)", "required with an architecture", "elements",
+                     metavar="N"),
+    "heads": Option("attention (query) heads", "required with an architecture", "heads",
+                    metavar="N"),
+    "kv-heads": Option("key/value heads (GQA; equal to --heads for MHA)", "--heads", "heads",
+                       metavar="N"),
+    "head-dim": Option("width of one attention head", "--hidden / --heads", "elements",
+                       metavar="N"),
+    "intermediate": Option("MLP intermediate size (per expert for MoE)", "4 × --hidden",
+                           "elements", metavar="N"),
+    "vocab": Option("vocabulary size", "0 (no embeddings counted)", "tokens", metavar="N"),
+    "experts": Option("MoE experts per layer", "0 (dense model)", "experts", metavar="N"),
+    "active-experts": Option("experts used per token", "required when --experts > 0; else 0",
+                             "experts", metavar="N"),
+    "architecture": Option("decoder or encoder", "decoder", metavar="KIND"),
+    "gated": Option("the MLP is gated (3 matrices, e.g. SwiGLU)", "off: 2 matrices",
+                    takes_value=False),
+    "tied": Option("input and output embeddings are shared", "off", takes_value=False),
+    # issue 10: a Hugging Face config.json, or a custom MoE / attention shape (calc.custom_shape)
+    "hf-config": Option("a Hugging Face config.json file (instead of --model or the "
+                        "architecture options)", "none", metavar="PATH"),
+    "expert-intermediate": Option("intermediate size of one routed expert (MoE)",
+                                  "0: --intermediate", "elements", metavar="N"),
+    "shared-experts": Option("shared (always active) experts per MoE layer", "0", "experts",
+                             metavar="N"),
+    "dense-layers": Option("dense (non-MoE) layers of an MoE model", "0", "layers",
+                           metavar="N"),
+    "attention": Option("attention type: gqa or mla (multi-head latent attention)", "gqa",
+                        metavar="KIND"),
+    "kv-lora-rank": Option("MLA latent width (kv_lora_rank)", "required with --attention mla",
+                           "elements", metavar="N"),
+    "qk-rope-head-dim": Option("MLA RoPE key width (qk_rope_head_dim), below --head-dim",
+                               "required with --attention mla", "elements", metavar="N"),
+    "local-layers": Option("sliding-window (local attention) layers", "0", "layers",
+                           metavar="N"),
+    "local-window": Option("sliding window of the local layers",
+                           "required with --local-layers", "tokens", metavar="N"),
+    # hardware and precision
+    "instance": Option("EC2 instance type (see `list instances`)", "required", metavar="ID"),
+    "instances": Option("comma-separated instance types", "all instances", metavar="IDS"),
+    "dtype": Option("weight data type: fp32, bf16, fp16, fp8, int8, int4 (only those the "
+                    "instance's accelerator has; see `list instances --json`)",
+                    "bf16, or fp16 where the accelerator has no bf16", metavar="DTYPE"),
+    "expert-dtype": Option("routed-expert weight data type (e.g. mxfp4, int4_g128)",
+                           "the checkpoint's, else --dtype", metavar="DTYPE"),
+    "kv-dtype": Option("KV-cache data type: fp32, bf16, fp16, fp8, int8",
+                       "the weight type if 16/32-bit, else bf16 (fp16 without bf16)",
+                       metavar="DTYPE"),
+    "tp": Option("tensor-parallel degree (cores or GPUs per model replica)",
+                 "chosen for --objective among the degrees that fit", "cores", metavar="N"),
+    "objective": Option("what the automatic TP degree optimises: latency (fastest request) "
+                        "or cost (most tokens per instance-hour)",
+                        "latency for perf, cost for compare", metavar="latency|cost"),
+    # workload
+    "batch": Option("concurrent sequences per model replica", "1", "sequences", metavar="N"),
+    "seq-len": Option("sequence length (prompt + output)", "required", "tokens", metavar="N"),
+    "input-len": Option("prompt length", "required (compare: 128)", "tokens", metavar="N"),
+    "output-len": Option("generated tokens per request", "required (compare: 128)", "tokens",
+                         metavar="N"),
+    # price
+    "region": Option("AWS region of the price", "us-east-1", metavar="REGION"),
+    "price-kind": Option("price type: on-demand, ri-effective or capacity-block; without a "
+                         "published rate a labelled other kind or region is used",
+                         "on-demand", metavar="KIND"),
+    "price-fallback": Option("without a published rate of --price-kind in --region, use a "
+                             "labelled other kind or region: true or false", "true",
+                             metavar="BOOL"),
+    "hours": Option("rental duration", "1", "hours", metavar="H"),
+    # training
+    "count": Option("number of instances", "1", "instances", metavar="N"),
+    "tokens": Option("training tokens", "required", "tokens", metavar="N"),
+    "mfu": Option("model FLOPs utilisation, a fraction in (0, 1]",
+                  "the preset for the accelerator kind (data/assumptions.toml)", "fraction",
+                  metavar="F"),
+    "recipe": Option("optimizer memory recipe: eleutherai, llm_analysis, deepspeed, adam_8bit",
+                     "adam_8bit (the first in name order)", metavar="NAME"),
+    "zero": Option("ZeRO stage 0-3", "1", "stage", metavar="N"),
+    "recompute": Option("activation recomputation: none, selective or full", "selective",
+                        metavar="MODE"),
+    "sp": Option("sequence parallelism on", "off", takes_value=False),
+    "pp": Option("pipeline-parallel degree", "1", "stages", metavar="N"),
+    "dp": Option("data-parallel degree", "all remaining devices", "replicas", metavar="N"),
 }
-COMMANDS: dict[str, tuple[str, bool, dict[str, bool]]] = {
-    # command: (api kind, takes model options, own options)
-    "memory": ("memory", True, {"instance": True, "dtype": True, "kv-dtype": True, "batch": True,
-                                "seq-len": True, "tp": True}),
-    "perf": ("perf", True, {"instance": True, "dtype": True, "kv-dtype": True, "batch": True,
-                            "input-len": True, "output-len": True, "tp": True, "region": True,
-                            "price-kind": True}),
-    "train": ("train", True, {"instance": True, "count": True, "tokens": True, "seq-len": True,
-                              "mfu": True, "dtype": True, "region": True, "price-kind": True}),
-    "train-memory": ("train_memory", True, {"instance": True, "count": True, "recipe": True,
-                                            "zero": True, "recompute": True, "sp": False,
-                                            "tp": True, "pp": True, "dp": True, "batch": True,
-                                            "seq-len": True}),
-    "price": ("price", False, {"instance": True, "region": True, "hours": True,
-                               "price-kind": True}),
-    "compare": ("compare", True, {"instances": True, "region": True, "hours": True,
-                                  "price-kind": True, "dtype": True, "kv-dtype": True,
-                                  "batch": True, "input-len": True, "output-len": True}),
+MODEL_OPTIONS = ("model", "params", "active-params", "layers", "hidden", "heads", "kv-heads",
+                 "head-dim", "intermediate", "vocab", "experts", "active-experts",
+                 "architecture", "gated", "tied", "hf-config", "expert-intermediate",
+                 "shared-experts", "dense-layers", "attention", "kv-lora-rank",
+                 "qk-rope-head-dim", "local-layers", "local-window")
+COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
+    # command: (api kind, takes model options, own options, help)
+    "memory": ("memory", True, ("instance", "dtype", "expert-dtype", "kv-dtype", "batch",
+                                "seq-len", "tp"),
+               "inference memory: does the model fit, at which TP degree"),
+    "perf": ("perf", True, ("instance", "dtype", "kv-dtype", "batch", "input-len",
+                            "output-len", "tp", "objective", "region", "price-kind"),
+             "inference speed (TTFT, TPOT, tokens/s) and $ per 1M output tokens"),
+    "train": ("train", True, ("instance", "count", "tokens", "seq-len", "mfu", "dtype",
+                              "region", "price-kind"),
+              "training time and cost"),
+    "train-memory": ("train_memory", True, ("instance", "count", "recipe", "zero",
+                                            "recompute", "sp", "tp", "pp", "dp", "batch",
+                                            "seq-len"),
+                     "training memory per device"),
+    "price": ("price", False, ("instance", "region", "hours", "price-kind", "price-fallback"),
+              "instance price per hour, month, chip, GiB and PFLOP"),
+    "compare": ("compare", True, ("instances", "region", "hours", "price-kind", "dtype",
+                                  "kv-dtype", "batch", "input-len", "output-len", "objective"),
+                "price (and, with a model, speed and $/1M tokens) for several instances"),
+    "dtypes": ("dtypes", False, ("instance",),
+               "the data types an instance's accelerator has (the ones the calculators accept)"),
 }
+JSON_HELP = "print the result as one JSON object (the api result) (default: off: a summary)"
+LIST_WHAT = ("models", "instances", "chips")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -48,22 +167,56 @@ class OneLineParser(argparse.ArgumentParser):
         raise CalcError("argv", "bad_argument", {"value": message})
 
 
+def add_option(parser: argparse.ArgumentParser, name: str, option: Option) -> None:
+    """One --name with its help (unit, default); the api param is the name with - → _."""
+    dest = name.replace("-", "_")
+    if option.takes_value:
+        parser.add_argument(f"--{name}", dest=dest, metavar=option.metavar,
+                            help=option.help_text())
+    else:
+        parser.add_argument(f"--{name}", dest=dest, action="store_const", const=True,
+                            help=option.help_text())
+
+
+def add_model_options(sub: argparse.ArgumentParser) -> None:
+    """The model options of any subcommand: --model, the architecture and shape fields and
+    --hf-config PATH (request_from_args reads the file into params["hf_config"])."""
+    for name in MODEL_OPTIONS:
+        add_option(sub, name, OPTIONS[name])
+
+
+def read_hf_config(path: str) -> Any:
+    """The parsed JSON of --hf-config PATH; CalcError (one line, exit 2) when unreadable."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalcError("hf_config", "hf_config_unreadable",
+                        {"value": f"{path}: {getattr(error, 'strerror', None) or error}"[:200]}
+                        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CalcError("hf_config", "hf_config_bad_json",
+                        {"value": f"{path}: line {error.lineno} column {error.colno}"}
+                        ) from None
+
+
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators")
-    commands = parser.add_subparsers(dest="command", required=True)
-    for command, (_, takes_model, options) in COMMANDS.items():
-        sub = commands.add_parser(command)
-        all_options = {**(MODEL_OPTIONS if takes_model else {}), **options}
-        for option, takes_value in all_options.items():
-            if takes_value:
-                sub.add_argument(f"--{option}", dest=option.replace("-", "_"), metavar="VALUE")
-            else:
-                sub.add_argument(f"--{option}", dest=option.replace("-", "_"),
-                                 action="store_const", const=True)
-        sub.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    listing = commands.add_parser("list")
-    listing.add_argument("what", choices=("models", "instances", "chips"))
-    listing.add_argument("--json", action="store_true")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command, (_, takes_model, options, summary_help) in COMMANDS.items():
+        sub = commands.add_parser(command, help=summary_help, description=summary_help)
+        if takes_model:
+            add_model_options(sub)
+        for name in options:
+            add_option(sub, name, OPTIONS[name])
+        sub.add_argument("--json", action="store_true", help=JSON_HELP)
+    listing = commands.add_parser("list", help="list models, instances or chips",
+                                  description="list models, instances or chips")
+    listing.add_argument("what", choices=LIST_WHAT,
+                         help="what to list: models, instances or chips (required)")
+    listing.add_argument("--json", action="store_true", help=JSON_HELP)
     return parser
 
 
@@ -74,14 +227,31 @@ def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
     if command == "list":
         return {"schema_version": 1, "kind": "list", "params": namespace}, as_json
     params = {name: value for name, value in namespace.items() if value is not None}
+    if isinstance(params.get("hf_config"), str):
+        params["hf_config"] = read_hf_config(params["hf_config"])
     return {"schema_version": 1, "kind": COMMANDS[command][0], "params": params}, as_json
+
+
+MISSING_TEXT = {
+    "no_price_record": "no price in the data",
+    "not_published": "price not published",
+}
+FALLBACK_TEXT = {
+    "price_kind_fallback": "no {asked} rate: {kind} rate used",
+    "price_region_fallback": "no {asked} rate in this region: {region} rate used",
+    "price_kind_and_region_fallback": "no {asked} rate: {kind} rate in {region} used",
+}
 
 
 def _format(value: Any, field: str) -> str:
     if value is None:
-        return "n/a"
+        return "-"
     if isinstance(value, bool) or isinstance(value, str):
         return str(value)
+    if isinstance(value, dict):
+        return _reason(value)
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value) or "-"
     if field.endswith("_bytes") and isinstance(value, int | float):
         return f"{value / 2**30:,.2f} GiB"
     if field.endswith("_s") and not field.endswith("per_s") and isinstance(value, float):
@@ -93,24 +263,75 @@ def _format(value: Any, field: str) -> str:
     return f"{value:,}"
 
 
+def _reason(reason: dict[str, Any]) -> str:
+    """A {"key", "params"} reason as one English line (the page renders it per language)."""
+    params = reason.get("params", {})
+    key = reason.get("key", "")
+    if key in ("does_not_fit_at_tp", "does_not_fit_any_tp"):
+        where = "at TP" if key == "does_not_fit_at_tp" else "at any TP; least at TP"
+        return (f"needs {_format(params.get('per_core_bytes'), 'x_bytes')} per core {where} "
+                f"{params.get('tp')}, {_format(params.get('capacity_per_core_bytes'), 'x_bytes')}"
+                " usable")
+    if key == "training_does_not_fit":
+        return (f"needs at least {_format(params.get('per_device_bytes'), 'x_bytes')} per "
+                f"device on {params.get('count')} instance(s), "
+                f"{_format(params.get('capacity_per_device_bytes'), 'x_bytes')} usable")
+    if key == "objective":
+        return str(params)
+    if key.startswith("tp_"):
+        return f"{key} " + ", ".join(
+            f"{name}={_format(value, name)}" for name, value in params.items()
+            if name in ("tp", "objective", "e2e_s", "smallest_fitting_tp", "auto_tp"))
+    if "objective" in reason:  # tp_other_objective
+        return (f"{reason['objective']}: TP {reason.get('tp')}, e2e "
+                f"{_format(reason.get('e2e_s'), 'e2e_s')}, "
+                f"{_format(reason.get('output_tokens_per_s'), 'x')} tokens/s")
+    return f"{key} {params}"
+
+
+def price_text(result: dict[str, Any]) -> str:
+    """Where the hourly rate comes from, or why there is none (never "n/a/h")."""
+    if result.get("usd_per_hour") is None:
+        reason = result.get("price_missing_reason") or "not_published"
+        return MISSING_TEXT.get(str(reason), str(reason))
+    text = f"{_format(result['usd_per_hour'], 'usd_per_hour')}/h"
+    fallback = result.get("price_fallback_reason")
+    if fallback:
+        text += " (" + FALLBACK_TEXT.get(str(fallback), str(fallback)).format(
+            asked=result.get("price_kind", "on-demand"), kind=result.get("price_kind_used"),
+            region=result.get("price_region_used")) + ")"
+    return text
+
+
 SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
-    "memory": ("weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes",
+    "memory": ("dtype", "expert_dtype", "active_params", "weights_bytes", "kv_cache_bytes",
+               "kv_cache_per_core_bytes", "kv_bytes_per_token", "activation_bytes",
+               "overhead_bytes",
                "total_bytes", "tp_degree", "per_core_bytes", "capacity_per_core_bytes",
-               "headroom_per_core_bytes", "fits", "head_padding", "min_tp_degree",
+               "headroom_per_core_bytes", "fits", "fit_reason", "head_padding", "min_tp_degree",
                "recommended_tp_degree",
                "max_batch", "max_seq_len", "kv_rule"),
-    "perf": ("tp_degree", "ttft_s", "tpot_s", "output_tokens_per_s_per_replica", "replicas",
-             "output_tokens_per_s", "prefill_bound", "decode_bound",
-             "usd_per_million_output_tokens", "price_missing_reason"),
-    "train": ("total_flops", "peak_flops_per_s", "mfu", "time_s", "time_h", "tokens_per_s",
-              "cost_usd", "price_missing_reason"),
+    "perf": ("fits", "fit_reason", "dtype", "kv_dtype", "tp_degree", "tp_reason",
+             "tp_other_objective", "ttft_s", "tpot_s",
+             "output_tokens_per_s_per_replica", "replicas",
+             "output_tokens_per_s", "prefill_bound", "decode_bound", "peak_is_proxy",
+             "usd_per_million_output_tokens"),
+    "train": ("fits", "fit_reason", "total_flops", "peak_flops_per_s", "mfu", "time_s",
+              "time_h", "tokens_per_s", "cost_usd"),
     "train_memory": ("weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
                      "activation_bytes", "overhead_bytes", "per_device_bytes",
                      "capacity_per_device_bytes", "headroom_per_device_bytes", "fits"),
     "price": ("usd_per_hour", "usd_total", "usd_per_month", "usd_per_chip_hour",
-              "usd_per_gib_hour", "usd_per_bf16_pflop_hour", "price_missing_reason",
-              "price_as_of"),
+              "usd_per_gib_hour", "usd_per_bf16_pflop_hour", "price_as_of"),
+    "dtypes": ("instance", "compute_dtypes", "dtypes_supported", "kv_dtypes_supported",
+               "default_dtype"),
 }
+PRICED = ("perf", "train", "price")
+
+
+def _suggestion_lines(result: dict[str, Any]) -> list[str]:
+    return [f"{'suggestion':<36} {s['change']} = {s['value']}"
+            for s in result.get("suggestions") or []]
 
 
 def summary(kind: str, result: dict[str, Any]) -> str:
@@ -119,15 +340,30 @@ def summary(kind: str, result: dict[str, Any]) -> str:
     if kind == "compare":
         lines = []
         for row in result["rows"]:
-            line = f"{row['instance']:<24} {_format(row['usd_per_hour'], 'usd_per_hour')}/h"
+            line = f"{row['instance']:<24} {price_text(row)}"
             if "output_tokens_per_s" in row:
-                line += (f"  {_format(row['output_tokens_per_s'], 'x')} tok/s  "
-                         f"{_format(row['usd_per_million_output_tokens'], 'usd')}/1M tokens")
+                if row.get("perf_error"):
+                    line += f"  no estimate: {row['perf_error']}"
+                elif not row.get("fits"):
+                    line += "  does not fit"
+                else:
+                    per_million = row["usd_per_million_output_tokens"]
+                    line += (f"  TP {row['tp_degree']}  "
+                             f"{_format(row['output_tokens_per_s'], 'x')} tokens/s  ")
+                    line += ("$/1M tokens: no price" if per_million is None
+                             else f"{_format(per_million, 'usd')}/1M tokens")
             lines.append(line)
         return "\n".join(lines)
-    return "\n".join(
+    lines = [
         f"{field:<36} {_format(result.get(field), field)}" for field in SUMMARY_FIELDS[kind]
-    )
+        if field in result
+    ]
+    if kind in PRICED:
+        lines.append(f"{'price':<36} {price_text(result)}")
+    if result.get("fits") is False and kind in ("perf", "train"):
+        lines.insert(0, "does not fit: no speed and no cost (see the suggestions)")
+    lines += _suggestion_lines(result)
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -227,7 +227,24 @@ def model(model_id: str) -> ModelSpec:
         experts=int(raw.get("experts", 0)),
         active_experts=int(raw.get("active_experts", 0)),
         max_position_embeddings=_optional_int(raw.get("max_position_embeddings")),
+        **_model_extras(raw),
     )
+
+
+# optional architecture fields of data/models.toml -> ModelSpec fields (calc.specs)
+_MODEL_INT_EXTRAS = (
+    "expert_intermediate", "shared_experts", "shared_expert_intermediate", "dense_layers",
+    "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+    "local_layers", "local_window",
+)
+_MODEL_STR_EXTRAS = ("attention", "local_kind", "checkpoint_dtype", "linear_dtype",
+                     "expert_dtype")
+
+
+def _model_extras(raw: Record) -> dict[str, Any]:
+    extras: dict[str, Any] = {k: int(raw[k]) for k in _MODEL_INT_EXTRAS if k in raw}
+    extras.update({k: str(raw[k]) for k in _MODEL_STR_EXTRAS if k in raw})
+    return extras
 
 
 def _optional_int(value: Any) -> int | None:

@@ -62,4 +62,18 @@ _ENGLISH: dict[str, str] = {
     "result_not_finite": "the inputs give a result too large to compute ({value}); use smaller "
     "values",
     "data_invalid": "data error: {value}",
+    # trust (issue 9)
+    "dtype_not_supported": "{value} is not supported by this instance's accelerator; supported: "
+    "{allowed}",
+    # models helper (issue 10): config.json import
+    "hf_config_not_object": "the config.json must be a JSON object",
+    "hf_unsupported_model_type": "config.json model_type {value} is not supported (supported: "
+    "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, "
+    "gemma2, gemma3, gpt_oss, llama4, phi3, granite, olmo2)",
+    "hf_missing_key": "config.json lacks the required key {value}",
+    "hf_bad_value": "config.json key {value} has a value that cannot be used",
+    "hf_unsupported_quantization": "config.json quantization_config method {value} is not "
+    "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
+    "hf_config_unreadable": "cannot read the config.json file {value}",
+    "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
 }

@@ -34,6 +34,27 @@ def matmul_dtype(instance: InstanceSpec, weight_dtype: str) -> str:
     return wanted
 
 
+def peak_proxy(instance: InstanceSpec, compute: str) -> tuple[str, float] | None:
+    """(assumption id, TFLOPS per chip) of a documented proxy for an unpublished peak
+    (data/assumptions.toml ``peak_proxy_<chip id>``, for the dtypes it lists), else None."""
+    assumption_id = "peak_proxy_" + instance.chip.id.replace("-", "_")
+    found = data.record("assumptions", assumption_id)
+    if found is None or compute not in found.get("dtypes", []):
+        return None
+    return assumption_id, float(found["value"])
+
+
+def peak_is_proxy(instance: InstanceSpec, weight_dtype: str) -> str | None:
+    """The proxy assumption id when the roofline peak for this dtype is a proxy, else None."""
+    compute = matmul_dtype(instance, weight_dtype)
+    peaks = instance.chip.peak_flops_per_core
+    if peaks.get(compute) or (compute in ("bf16", "fp16") and
+                              peaks.get("fp16" if compute == "bf16" else "bf16")):
+        return None
+    proxy = peak_proxy(instance, compute)
+    return None if proxy is None else proxy[0]
+
+
 def peak_flops_per_core(instance: InstanceSpec, weight_dtype: str) -> tuple[str, float]:
     """(compute dtype, dense FLOP/s of one logical core or GPU); CalcError if not published."""
     compute = matmul_dtype(instance, weight_dtype)
@@ -41,6 +62,9 @@ def peak_flops_per_core(instance: InstanceSpec, weight_dtype: str) -> tuple[str,
     if peak is None and compute in ("bf16", "fp16"):
         other = "fp16" if compute == "bf16" else "bf16"
         peak = instance.chip.peak_flops_per_core.get(other)
+    proxy = peak_proxy(instance, compute) if peak is None else None
+    if proxy is not None:  # documented proxy (results say peak_is_proxy)
+        peak = proxy[1] * FLOPS_PER_TFLOP / instance.chip.logical_cores_per_chip
     if peak is None or peak <= 0:
         raise CalcError("instance", "peak_flops_missing", {"value": compute})
     return compute, peak
@@ -56,6 +80,9 @@ def headline_peak_flops_per_s(instance: InstanceSpec, weight_dtype: str) -> tupl
     tflops = headline.get(compute)
     if tflops is None and compute in ("bf16", "fp16"):
         tflops = headline.get("fp16" if compute == "bf16" else "bf16")
+    proxy = peak_proxy(instance, compute) if tflops is None else None
+    if proxy is not None:  # documented proxy (results say peak_is_proxy)
+        tflops = proxy[1]
     if tflops is None or tflops <= 0:
         raise CalcError("instance", "peak_flops_missing", {"value": compute})
     return compute, tflops * FLOPS_PER_TFLOP * instance.chip_count

@@ -36,6 +36,14 @@ LIMITS: dict[str, int] = {
     "count": 1_000_000,
     "tokens": 10**18,
     "zero": 3,
+    # issue 10 (calc.custom_shape)
+    "expert_intermediate": 16_777_216,
+    "shared_experts": 65_536,
+    "dense_layers": 10_000,
+    "kv_lora_rank": 65_536,
+    "qk_rope_head_dim": 65_536,
+    "local_layers": 10_000,
+    "local_window": 16_777_216,
 }
 MAX_HOURS = 10_000_000.0
 # hardening (issue 17): bounds that keep results finite
@@ -46,7 +54,10 @@ ARCHITECTURE_FIELDS = (
     "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
     "intermediate", "vocab", "gated", "tied", "experts", "active_experts", "architecture",
 )
-MODEL_FIELDS = ("model", *ARCHITECTURE_FIELDS)
+# issue 10: MoE / attention fields of a custom model (calc.custom_shape)
+CUSTOM_SHAPE_FIELDS = ("expert_intermediate", "shared_experts", "dense_layers", "attention",
+                       "kv_lora_rank", "qk_rope_head_dim", "local_layers", "local_window")
+MODEL_FIELDS = ("model", "hf_config", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS)
 
 
 def present(params: Params, name: str) -> bool:
@@ -200,10 +211,18 @@ def params_from_architecture(
 
 
 def model(params: Params) -> ModelSpec:
-    """The model: a preset id (``model``) or the architecture fields, never both."""
+    """The model: a preset id (``model``), a config.json object (``hf_config``) or the
+    architecture fields; exactly one of them."""
+    if present(params, "hf_config"):
+        from . import hf_config
+
+        for name in ("model", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
+            if present(params, name):
+                raise CalcError(name, "unknown_field", {"value": name})
+        return hf_config.parse(params["hf_config"])
     if present(params, "model"):
         preset_id = text(params, "model")
-        for name in ARCHITECTURE_FIELDS:
+        for name in (*ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
             if present(params, name):
                 raise CalcError(name, "unknown_field", {"value": name})
         return data.model(preset_id)
@@ -252,7 +271,9 @@ def model(params: Params) -> ModelSpec:
     active = integer(params, "active_params", default=default_active)
     if active > total:
         raise CalcError("active_params", "out_of_range", {"min": 1, "max": total, "value": active})
-    return ModelSpec(
+    from . import custom_shape
+
+    return custom_shape.apply(params, ModelSpec(
         id="custom",
         name="custom",
         architecture=architecture,
@@ -269,7 +290,7 @@ def model(params: Params) -> ModelSpec:
         tied_embeddings=tied,
         experts=experts,
         active_experts=active_experts,
-    )
+    ))
 
 
 # ---------------------------------------------------------------- the one schema
@@ -312,9 +333,25 @@ def _default_region() -> str:
     return DEFAULT_REGION
 
 
+def _objectives() -> tuple[str, ...]:
+    from .tp_choice import OBJECTIVES
+
+    return tuple(OBJECTIVES)
+
+
+def _default_objective(kind: str) -> Callable[[], str]:
+    def default() -> str:
+        from .tp_choice import DEFAULT_OBJECTIVE
+
+        return DEFAULT_OBJECTIVE[kind]
+
+    return default
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
-    """One request parameter. type: int | number | choice | text | flag | instance | list | model.
+    """One request parameter. type: int | number | choice | text | flag | instance | list | json
+    (a JSON object, checked by the model parse: hf_config).
 
     `minimum` is inclusive for int and exclusive for number (a number must be > minimum);
     `maximum` defaults to LIMITS[name]; `choices` is a function (data may be read lazily);
@@ -326,7 +363,7 @@ class Param:
     maximum: float | None = None
     choices: Callable[[], tuple[str, ...]] | None = None
     unit: str = ""
-    model: bool = False  # part of the model (preset id or architecture)
+    model: bool = False  # part of the model (preset id, config.json or architecture)
 
     def upper(self) -> float:
         if self.maximum is not None:
@@ -350,13 +387,25 @@ _MODEL_PARAMS = (
     Param("experts", "int", minimum=0, model=True),
     Param("active_experts", "int", minimum=0, model=True),
     Param("architecture", "choice", choices=lambda: ("decoder", "encoder"), model=True),
+    # issue 10: a Hugging Face config.json (a JSON object; calc.hf_config) instead of a preset
+    Param("hf_config", "json", model=True),
+    # issue 10: custom MoE / attention shape (calc.custom_shape; CUSTOM_SHAPE_FIELDS)
+    Param("expert_intermediate", "int", minimum=0, model=True),
+    Param("shared_experts", "int", minimum=0, model=True),
+    Param("dense_layers", "int", minimum=0, model=True),
+    Param("attention", "choice", choices=lambda: ("gqa", "mla"), model=True),
+    Param("kv_lora_rank", "int", model=True),
+    Param("qk_rope_head_dim", "int", model=True),
+    Param("local_layers", "int", minimum=0, model=True),
+    Param("local_window", "int", unit="tokens", model=True),
 )
 
 PARAMS: dict[str, Param] = {p.name: p for p in (
     *_MODEL_PARAMS,
     Param("instance", "instance"),
     Param("instances", "list"),
-    Param("dtype", "choice", choices=lambda: tuple(dtypes.DTYPE_BITS)),
+    Param("dtype", "choice", choices=lambda: tuple(dtypes.WEIGHT_DTYPES)),
+    Param("expert_dtype", "choice", choices=lambda: tuple(dtypes.WEIGHT_DTYPES)),
     Param("kv_dtype", "choice", choices=lambda: tuple(dtypes.KV_DTYPES)),
     Param("batch", "int"),
     Param("seq_len", "int", unit="tokens"),
@@ -376,28 +425,36 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("recompute", "choice", choices=_recompute_modes),
     Param("sp", "flag"),
     Param("what", "choice", choices=lambda: ("models", "instances", "chips")),
+    # trust (issue 9): TP objective when no TP is given; labelled price fallback
+    Param("objective", "choice", choices=_objectives),
+    Param("price_fallback", "flag"),
 )}
 
 _MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
 _PRICED = {"region": _default_region, "price_kind": "on-demand"}
 
-# kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value
+# kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value.
+# dtype / kv_dtype are OPTIONAL: absent, the handler takes the checkpoint's precision when the
+# hardware has it (ModelSpec.default_dtype, issue 10), else the hardware's default (bf16, else
+# fp16 on chips without bf16; calc.dtype_support) — calc.fit_gate_api.dtype_for.
 KIND_PARAMS: dict[str, dict[str, Any]] = {
-    "memory": {**_MODEL, "instance": REQUIRED, "dtype": "bf16", "kv_dtype": OPTIONAL,
-               "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL},
-    "perf": {**_MODEL, "instance": REQUIRED, "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
-             "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED},
+    "memory": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL,
+               "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL, "expert_dtype": OPTIONAL},
+    "perf": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
+             "input_len": REQUIRED, "output_len": REQUIRED, "tp": OPTIONAL, **_PRICED,
+             "objective": _default_objective("perf")},
     "train": {**_MODEL, "instance": REQUIRED, "count": 1, "tokens": REQUIRED,
-              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": "bf16", **_PRICED},
+              "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": OPTIONAL, **_PRICED},
     "train_memory": {**_MODEL, "instance": REQUIRED, "count": 1, "recipe": _first_recipe,
                      "zero": 1, "recompute": "selective", "sp": False, "tp": 1, "pp": 1,
                      "dp": OPTIONAL, "batch": 1, "seq_len": REQUIRED},
     "price": {"instance": REQUIRED, "region": _default_region, "hours": 1.0,
-              "price_kind": "on-demand"},
+              "price_kind": "on-demand", "price_fallback": True},
     "compare": {**_MODEL, "instances": OPTIONAL, "region": _default_region, "hours": 1.0,
-                "price_kind": "on-demand", "dtype": "bf16", "kv_dtype": OPTIONAL, "batch": 1,
-                "input_len": OPTIONAL, "output_len": OPTIONAL},
+                "price_kind": "on-demand", "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "batch": 1,
+                "input_len": 128, "output_len": 128, "objective": _default_objective("compare")},
     "list": {"what": REQUIRED},
+    "dtypes": {"instance": REQUIRED},
 }
 
 
@@ -408,6 +465,10 @@ class Request:
     kind: str
     values: Mapping[str, Any] = field(default_factory=dict)
     model: ModelSpec | None = None
+    # the given params as the caller sent them (absent ones dropped), ONLY for echoing a request
+    # back (suggestions: the whole request with one change, to fill the form); never read for
+    # values: those are in `values` / `model`, checked once.
+    echo: Mapping[str, Any] = field(default_factory=dict)
 
     def given(self, name: str) -> bool:
         return self.values.get(name) is not None
@@ -503,4 +564,5 @@ def parse(kind: str, params: Params) -> Request:
         if param.model:
             continue
         values[name] = _one(param, params, default)
-    return Request(kind=kind, values=values, model=spec)
+    echo = {name: value for name, value in params.items() if present(params, name)}
+    return Request(kind=kind, values=values, model=spec, echo=echo)

@@ -4,19 +4,28 @@ Formulas (B = bytes per element of the named dtype, t = TP degree):
   head_padding      = (−heads) mod t   query heads added so that t divides them
                       (neuronx-distributed get_number_of_extra_heads; transformers-neuronx and
                       NxD pad_model do this; 0 when t divides the heads)
-  weights_bytes     = ceil((params + 2 · L · hidden · head_dim · head_padding) × bits / 8)
-                      (MoE: total params; the padded query and output projection rows)
-  kv_cache_bytes    = 2 · L · head_dim · s · b · B_kv · kv_heads_eff   (decoders only)
+  weights_bytes     = Σ_groups ceil(params_group × bits(dtype_group) / 8)   (calc.model_shape)
+                      groups: routed expert matrices (expert dtype), other linear layers + the
+                      padded query/output rows 2 · L · hidden · head_dim · head_padding (linear
+                      dtype), the rest (unquantized dtype). Dtypes: the checkpoint's precision
+                      unless dtype / expert_dtype override it (model_shape.weight_precision).
+  kv_cache_bytes    = unique KV bytes, one copy (calc.kv: GQA 2 · kv_heads · head_dim, MLA
+                      kv_lora_rank + qk_rope_head_dim per token and layer; local layers keep
+                      min(s, window) tokens)                                   (decoders only)
+  kv_cache_per_core_bytes = what one core holds: GQA its share of kv_heads_eff heads, where
       kv_heads_eff  = max(kv_heads, t)   if t % kv_heads == 0 or kv_heads % t == 0
                                           (REPLICATE_TO_TP_DEGREE)
                     = padded heads       otherwise (CONVERT_TO_MHA, on the padded layout)
-                      — the same counts as neuronx-distributed get_shardable_head_counts.
+                      — the same counts as neuronx-distributed get_shardable_head_counts;
+                      MLA: the whole latent on every core (MLA_LATENT_REPLICATED).
                       Replicated K/V projection weights are not counted (padded or not).
+  kv_cache_replicated_bytes = kv_cache_per_core_bytes × t (all copies)
   activation_bytes  = 2 · b · s · (h + i_active) · B_act         (one layer's prefill working set;
                                                                    buffers are reused across layers)
   overhead_bytes    = runtime overhead per logical core × t
                       (Neuron: 96 MiB microcode per physical core × LNC; GPU: an assumption)
-  per_core_bytes    = each term / t (weights, activations rounded up; KV exact per core) + overhead
+  total_bytes       = weights + kv_cache_bytes + activations + overhead (unique bytes)
+  per_core_bytes    = weights/t + activations/t (rounded up) + KV per core + overhead per core
   fits              = per_core_bytes ≤ usable memory per core, and t is an allowed degree
 TP choice: the allowed degrees are tried unpadded first (t divides the heads; NxD Inference needs
 this), then padded, each group in ascending order. min_tp_degree = the first that fits;
@@ -30,39 +39,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from . import dtypes
+from . import dtypes, kv, model_shape
 from .derivation import Derivation
 from .errors import CalcError
+from .kv import (
+    CONVERT_TO_MHA,
+    MLA_LATENT_REPLICATED,
+    NO_KV_CACHE,
+    REPLICATE_TO_TP_DEGREE,
+    head_padding,
+    kv_layout,
+)
 from .specs import ChipSpec, InstanceSpec, ModelSpec
 from .units import ceil_div
 
+__all__ = [
+    "CONVERT_TO_MHA", "MLA_LATENT_REPLICATED", "NO_KV_CACHE", "REPLICATE_TO_TP_DEGREE",
+    "Footprint", "MemoryResult", "fit", "footprint", "head_padding", "kv_layout",
+]
+
 RECOMMENDED_HEADROOM_FRACTION = 0.10
 ACTIVATION_WORKING_SET_TENSORS = 2
-REPLICATE_TO_TP_DEGREE = "replicate_to_tp_degree"
-CONVERT_TO_MHA = "convert_to_mha"
-NO_KV_CACHE = "no_kv_cache"
 _SEARCH_LIMIT = 1 << 40
-
-
-def head_padding(model: ModelSpec, tp: int) -> int:
-    """Query heads added so that t divides them: (−heads) mod t (0 when t divides the heads)."""
-    return -model.heads % tp
 
 
 def padding_params(model: ModelSpec, tp: int) -> int:
     """Zero query and output projection weights of the padding heads: 2 · L · h · head_dim · pad."""
     return 2 * model.layers * model.hidden * model.head_dim * head_padding(model, tp)
-
-
-def kv_layout(model: ModelSpec, tp: int) -> tuple[str, int]:
-    """(rule, kv_heads_eff): how many K/V heads exist in total across the t cores, on the padded
-    layout (neuronx-distributed get_shardable_head_counts)."""
-    if not model.is_decoder:
-        return NO_KV_CACHE, 0
-    kv_heads = model.kv_heads
-    if tp % kv_heads == 0 or kv_heads % tp == 0:
-        return REPLICATE_TO_TP_DEGREE, max(kv_heads, tp)
-    return CONVERT_TO_MHA, model.heads + head_padding(model, tp)
 
 
 def kv_heads_effective(model: ModelSpec, tp: int) -> int:
@@ -90,6 +93,8 @@ class Footprint:
     kv_cache_per_core_bytes: int
     activation_per_core_bytes: int
     overhead_per_core_bytes: int
+    precision: model_shape.WeightPrecision
+    expert_weights_bytes: int
 
     @property
     def total_bytes(self) -> int:
@@ -108,7 +113,8 @@ class Footprint:
 
 
 def kv_elements_per_head(model: ModelSpec, batch: int, seq_len: int) -> int:
-    """K and V elements of one KV head over all layers: 2 · L · head_dim · s · b."""
+    """K and V elements of one KV head over all layers: 2 · L · head_dim · s · b (full
+    attention; calc.kv has the per-attention-type counts)."""
     return 2 * model.layers * model.head_dim * seq_len * batch
 
 
@@ -121,21 +127,23 @@ def footprint(
     model: ModelSpec,
     chip: ChipSpec,
     *,
-    dtype: str,
+    dtype: str | None,
     kv_dtype: str,
     batch: int,
     seq_len: int,
     tp: int,
+    expert_dtype: str | None = None,
 ) -> Footprint:
-    """Memory at one TP degree; heads that t does not divide are padded (see the module doc)."""
+    """Memory at one TP degree; heads that t does not divide are padded (see the module doc).
+    dtype None: the checkpoint's precision (model_shape.weight_precision)."""
     padding = head_padding(model, tp)
-    weights = dtypes.bytes_for(model.params + padding_params(model, tp), dtype)
+    precision = model_shape.weight_precision(model, dtype, expert_dtype)
+    weights = model_shape.weights_bytes(model, precision, padding_params(model, tp))
     rule, kv_heads_eff = kv_layout(model, tp)
-    per_head = kv_elements_per_head(model, batch, seq_len)
-    kv_total = dtypes.bytes_for(per_head * kv_heads_eff, kv_dtype)
-    kv_per_core = dtypes.bytes_for(per_head * (kv_heads_eff // tp), kv_dtype)
+    kv_total = kv.unique_bytes(model, kv_dtype, batch, seq_len)
+    kv_per_core = kv.per_core_bytes(model, tp, kv_dtype, batch, seq_len)
     activations = dtypes.bytes_for(
-        activation_elements(model, batch, seq_len), dtypes.activation_dtype(dtype)
+        activation_elements(model, batch, seq_len), dtypes.activation_dtype(precision.unquantized)
     )
     overhead_per_core = chip.runtime_overhead_per_core_bytes
     return Footprint(
@@ -151,6 +159,8 @@ def footprint(
         kv_cache_per_core_bytes=kv_per_core,
         activation_per_core_bytes=ceil_div(activations, tp),
         overhead_per_core_bytes=overhead_per_core,
+        precision=precision,
+        expert_weights_bytes=model_shape.expert_weights_bytes(model, precision),
     )
 
 
@@ -163,8 +173,14 @@ class MemoryResult:
     batch: int
     seq_len: int
     params: int
+    active_params: int
+    expert_dtype: str
+    unquantized_dtype: str
     weights_bytes: int
+    expert_weights_bytes: int
     kv_cache_bytes: int
+    kv_cache_replicated_bytes: int
+    kv_bytes_per_token: int | None
     activation_bytes: int
     overhead_bytes: int
     total_bytes: int
@@ -238,15 +254,19 @@ def fit(
     model: ModelSpec,
     instance: InstanceSpec,
     *,
-    dtype: str,
+    dtype: str | None,
     kv_dtype: str | None,
     batch: int,
     seq_len: int,
     tp: int | None = None,
+    expert_dtype: str | None = None,
 ) -> MemoryResult:
+    """Memory fit; dtype/expert_dtype None = the checkpoint's precision, kv_dtype None = the
+    float dtype of the unquantized weights (bf16 for fp8/int weights)."""
     steps = Derivation()
     chip = instance.chip
-    kv_dtype = kv_dtype or dtypes.default_kv_dtype(dtype)
+    precision = model_shape.weight_precision(model, dtype, expert_dtype)
+    kv_dtype = kv_dtype or dtypes.default_kv_dtype(precision.unquantized)
     capacity = capacity_per_core_bytes(instance)
     allowed = list(instance.tp_degrees)
     if tp is not None and tp not in allowed:
@@ -254,7 +274,8 @@ def fit(
 
     def at(degree: int, b: int = batch, s: int = seq_len) -> Footprint:
         return footprint(
-            model, chip, dtype=dtype, kv_dtype=kv_dtype, batch=b, seq_len=s, tp=degree
+            model, chip, dtype=dtype, kv_dtype=kv_dtype, batch=b, seq_len=s, tp=degree,
+            expert_dtype=expert_dtype,
         )
 
     limit_recommended = int(capacity * (1 - RECOMMENDED_HEADROOM_FRACTION))
@@ -283,25 +304,43 @@ def fit(
     fits = used.per_core_bytes <= capacity
 
     steps.add("params", "params", model.params, "")
-    steps.add("bytes_per_param", "bits(dtype) / 8", dtypes.bits(dtype) / 8, "B")
+    steps.add("active_params", "params − moe_layers · (experts − active) · one expert",
+              model.active_params, "")
+    steps.add("bytes_per_param", "bits(dtype) / 8",
+              float(dtypes.storage_bits(precision.linear)) / 8, "B")
     steps.add("tp_degree", "given" if tp is not None else "recommended TP", chosen, "cores")
     steps.add("head_padding", "(−heads) mod t", used.head_padding, "heads")
     steps.add(
-        "weights_bytes", "ceil((params + 2 · L · h · head_dim · head_padding) × bits / 8)",
+        "expert_weights_bytes", "ceil(moe_layers · experts · m · h · expert_width × bits / 8)",
+        used.expert_weights_bytes, "B",
+    )
+    steps.add(
+        "weights_bytes",
+        "Σ dtype ceil(params_dtype × bits / 8), padding 2 · L · h · head_dim · head_padding",
         used.weights_bytes, "B",
     )
-    steps.add("kv_rule", "t % kv_heads == 0 or kv_heads % t == 0 ? replicate : MHA", used.kv_rule)
+    steps.add("kv_rule", "MLA ? latent on every core : t % kv_heads == 0 or kv_heads % t == 0 ?"
+              " replicate : MHA", used.kv_rule)
     steps.add(
         "kv_heads_effective",
-        "replicate: max(kv_heads, t); MHA: heads + head_padding; encoder: 0",
+        "replicate: max(kv_heads, t); MHA: heads + head_padding; MLA: t; encoder: 0",
         used.kv_heads_effective,
+    )
+    per_token = kv.bytes_per_token(model, kv_dtype)
+    steps.add(
+        "kv_bytes_per_token",
+        "L · (GQA 2 · kv_heads · head_dim | MLA kv_lora_rank + rope) · B_kv (null with local"
+        " layers)", per_token, "B",
     )
     steps.add(
         "kv_cache_bytes",
-        "2 · L · head_dim · s · b · B_kv · kv_heads_eff",
+        "Σ layers · min(s, window) · b · (GQA 2 · kv_heads · head_dim | MLA kv_lora_rank + rope)"
+        " · B_kv",
         used.kv_cache_bytes,
         "B",
     )
+    steps.add("kv_cache_per_core_bytes", "KV per core (replicated heads / MLA latent)",
+              used.kv_cache_per_core_bytes, "B")
     steps.add(
         "activation_bytes", "2 · b · s · (h + i_active) · B_act (one layer)",
         used.activation_bytes, "B",
@@ -311,7 +350,8 @@ def fit(
         used.overhead_per_core_bytes, "B",
     )
     steps.add("overhead_bytes", "overhead per core × t", used.overhead_bytes, "B")
-    steps.add("total_bytes", "weights + KV + activations + overhead", used.total_bytes, "B")
+    steps.add("total_bytes", "weights + KV (one copy) + activations + overhead", used.total_bytes,
+              "B")
     steps.add(
         "per_core_bytes",
         "weights/t + KV per core + activations/t + overhead per core",
@@ -361,13 +401,19 @@ def fit(
     return MemoryResult(
         model=model.id,
         instance=instance.id,
-        dtype=dtype,
+        dtype=precision.linear,
         kv_dtype=kv_dtype,
         batch=batch,
         seq_len=seq_len,
         params=model.params,
+        active_params=model.active_params,
+        expert_dtype=precision.expert,
+        unquantized_dtype=precision.unquantized,
         weights_bytes=used.weights_bytes,
+        expert_weights_bytes=used.expert_weights_bytes,
         kv_cache_bytes=used.kv_cache_bytes,
+        kv_cache_replicated_bytes=used.kv_cache_per_core_bytes * chosen,
+        kv_bytes_per_token=per_token,
         activation_bytes=used.activation_bytes,
         overhead_bytes=used.overhead_bytes,
         total_bytes=used.total_bytes,

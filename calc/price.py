@@ -21,24 +21,109 @@ NO_PRICE_RECORD = "no_price_record"
 NOT_PUBLISHED = "not_published"
 
 
+PRICE_KINDS = ("on-demand", "ri-effective", "capacity-block")
+# when the asked kind has no rate: the other published kinds, most comparable first
+FALLBACK_ORDER = ("on-demand", "capacity-block", "ri-effective")
+
+
 @dataclass(frozen=True, slots=True)
 class HourlyPrice:
     usd_per_hour: float | None
     missing_reason: str | None     # key, or None when priced
     missing_note: str | None       # the data's English reason, if any
     as_of: str | None
+    kind_used: str | None = None   # the price kind whose rate is used (None: no rate)
+    region_used: str | None = None
+    fallback_reason: str | None = None  # key: why kind/region differ from the request
+    sources: tuple[str, ...] = ()
 
 
-def hourly_price(instance_id: str, region: str, kind: str = DEFAULT_PRICE_KIND) -> HourlyPrice:
+def _rows(instance_id: str) -> list[dict[str, Any]]:
+    return [p for p in data.records("prices") if p.get("instance") == instance_id]
+
+
+def _rate(row: dict[str, Any]) -> float | None:
+    value = row.get("usd_per_hour")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _newest(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return max(rows, key=lambda p: str(p.get("as_of", ""))) if rows else None
+
+
+def _priced(row: dict[str, Any], fallback_reason: str | None, note: str | None) -> HourlyPrice:
+    return HourlyPrice(
+        usd_per_hour=_rate(row), missing_reason=None, missing_note=note,
+        as_of=str(row.get("as_of", "")), kind_used=str(row.get("kind")),
+        region_used=str(row.get("region")), fallback_reason=fallback_reason,
+        sources=tuple(str(s) for s in row.get("sources", [])),
+    )
+
+
+def hourly_price(
+    instance_id: str, region: str, kind: str = DEFAULT_PRICE_KIND, *, fallback: bool = True
+) -> HourlyPrice:
+    """The rate of ``kind`` in ``region``; when that has none and ``fallback`` is on, the newest
+    published rate of another kind in the same region, else of the same kind in another region,
+    else of another kind in another region, labelled by ``kind_used``, ``region_used`` and
+    ``fallback_reason`` (``price_kind_fallback`` | ``price_region_fallback`` |
+    ``price_kind_and_region_fallback``). No published rate anywhere: usd None and a reason."""
     known = data.regions()
     if region not in known:
         raise CalcError("region", "unknown_region", {"value": region, "allowed": known})
-    found = data.price(instance_id, region, kind)
-    if found is None:
+    rows = _rows(instance_id)
+    asked = _newest([p for p in rows if p.get("region") == region and p.get("kind") == kind])
+    if asked is not None and _rate(asked) is not None:
+        return _priced(asked, None, None)
+    note = None if asked is None else str(asked.get("usd_per_hour_missing") or "not published")
+    if fallback:
+        order = [kind, *(k for k in FALLBACK_ORDER if k != kind)]
+        priced = [p for p in rows if _rate(p) is not None]
+        for same_region, reason in ((True, "price_kind_fallback"),
+                                    (False, "price_region_fallback"),
+                                    (False, "price_kind_and_region_fallback")):
+            for other_kind in order:
+                if same_region and other_kind == kind:
+                    continue
+                if reason == "price_region_fallback" and other_kind != kind:
+                    continue
+                if reason == "price_kind_and_region_fallback" and other_kind == kind:
+                    continue
+                found = _newest([
+                    p for p in priced if p.get("kind") == other_kind
+                    and (p.get("region") == region) == same_region
+                ])
+                if found is not None:
+                    return _priced(found, reason, note)
+    if asked is None:
         return HourlyPrice(None, NO_PRICE_RECORD, None, None)
-    if found.usd_per_hour is None:
-        return HourlyPrice(None, NOT_PUBLISHED, found.missing_reason, found.as_of)
-    return HourlyPrice(found.usd_per_hour, None, None, found.as_of)
+    return HourlyPrice(
+        None, NOT_PUBLISHED, note, str(asked.get("as_of", "")),
+        sources=tuple(str(s) for s in asked.get("sources", [])),
+    )
+
+
+def price_formula(hourly: HourlyPrice, kind: str, region: str) -> str:
+    """The derivation text of the hourly rate: which kind and region it is, fallback said."""
+    if hourly.kind_used is None:
+        return f"{kind} price, {region}: none published"
+    text = f"{hourly.kind_used} price, {hourly.region_used}"
+    if hourly.fallback_reason is not None:
+        text += f" (no {kind} rate in {region})"
+    return text
+
+
+def price_fields(hourly: HourlyPrice) -> dict[str, Any]:
+    """The price label fields every priced result carries (perf, train, compare rows)."""
+    return {
+        "price_kind_used": hourly.kind_used,
+        "price_region_used": hourly.region_used,
+        "price_fallback_reason": hourly.fallback_reason,
+        "price_sources": list(hourly.sources),
+        "price_missing_reason": hourly.missing_reason,
+    }
 
 
 def hours_per_month() -> float:
@@ -51,6 +136,11 @@ def accelerator_memory_gib(instance: InstanceSpec) -> float | None:
 
 
 def bf16_peak_pflops(instance: InstanceSpec) -> float | None:
+    """The published dense BF16 headline (a documented proxy is not used for $/PFLOP-hour)."""
+    from .flops import peak_is_proxy
+
+    if peak_is_proxy(instance, "bf16") is not None:
+        return None
     try:
         _, peak = headline_peak_flops_per_s(instance, "bf16")
     except CalcError:
@@ -74,6 +164,10 @@ class PriceResult:
     price_missing_note: str | None
     peak_missing_reason: str | None
     price_as_of: str | None
+    price_kind_used: str | None
+    price_region_used: str | None
+    price_fallback_reason: str | None
+    price_sources: list[str]
     chip_count: int
     accelerator_memory_gib: float | None
     bf16_peak_pflops: float | None
@@ -97,11 +191,12 @@ def quote(
     region: str = DEFAULT_REGION,
     hours: float = 1.0,
     kind: str = DEFAULT_PRICE_KIND,
+    fallback: bool = True,
 ) -> PriceResult:
     steps = Derivation()
-    hourly = hourly_price(instance.id, region, kind)
+    hourly = hourly_price(instance.id, region, kind, fallback=fallback)
     usd_per_hour = steps.add(
-        "usd_per_hour", f"{kind} price, {region}", hourly.usd_per_hour, "USD/h"
+        "usd_per_hour", price_formula(hourly, kind, region), hourly.usd_per_hour, "USD/h"
     )
     month = hours_per_month()
     usd_per_month = steps.add(
@@ -135,6 +230,10 @@ def quote(
         price_missing_note=hourly.missing_note,
         peak_missing_reason=None if pflops is not None else "peak_flops_missing",
         price_as_of=hourly.as_of,
+        price_kind_used=hourly.kind_used,
+        price_region_used=hourly.region_used,
+        price_fallback_reason=hourly.fallback_reason,
+        price_sources=list(hourly.sources),
         chip_count=instance.chip_count,
         accelerator_memory_gib=memory_gib,
         bf16_peak_pflops=pflops,

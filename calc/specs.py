@@ -22,10 +22,57 @@ class ModelSpec:
     experts: int = 0                 # 0 = dense
     active_experts: int = 0
     max_position_embeddings: int | None = None
+    # ---- MoE (calc.model_shape): routed experts live in the MoE layers only
+    expert_intermediate: int = 0     # width of one routed expert (0: = intermediate)
+    shared_experts: int = 0          # always-active experts per MoE layer
+    shared_expert_intermediate: int = 0  # width of one shared expert (0: = expert width)
+    dense_layers: int = 0            # layers of an MoE model with a dense MLP of width intermediate
+    # ---- attention (calc.kv)
+    attention: str = "gqa"           # "gqa" (MHA/MQA/GQA) | "mla" (DeepSeek latent attention)
+    q_lora_rank: int = 0             # MLA: query down-projection rank (0: plain q_proj)
+    kv_lora_rank: int = 0            # MLA: latent KV width cached per token and layer
+    qk_rope_head_dim: int = 0        # MLA: decoupled RoPE key width cached per token and layer
+    qk_nope_head_dim: int = 0        # MLA
+    v_head_dim: int = 0              # MLA
+    local_layers: int = 0            # layers that keep only a window of tokens
+    local_window: int = 0            # tokens a local layer keeps (sliding window / chunk size)
+    local_kind: str = ""             # "sliding" | "chunked" | "" (no local layers)
+    # ---- checkpoint precision (calc.model_shape.weight_precision); None = not stated
+    checkpoint_dtype: str | None = None  # unquantized parts: embeddings, norms, router, biases
+    linear_dtype: str | None = None      # quantized linear layers outside the routed experts
+    expert_dtype: str | None = None      # routed expert matrices
 
     @property
     def is_decoder(self) -> bool:
         return self.architecture == "decoder"
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 0
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers with routed experts (all layers but dense_layers; 0 for a dense model)."""
+        return self.layers - self.dense_layers if self.experts else 0
+
+    @property
+    def expert_width(self) -> int:
+        """Intermediate width of one routed expert."""
+        return self.expert_intermediate or self.intermediate
+
+    @property
+    def shared_expert_width(self) -> int:
+        return self.shared_expert_intermediate or self.expert_width
+
+    @property
+    def global_layers(self) -> int:
+        """Layers that attend to (and cache) every token."""
+        return self.layers - self.local_layers
+
+    @property
+    def default_dtype(self) -> str:
+        """The checkpoint's dtype for the linear layers (bf16 when the checkpoint says nothing)."""
+        return self.linear_dtype or self.checkpoint_dtype or "bf16"
 
     @property
     def attention_width(self) -> int:
@@ -34,8 +81,12 @@ class ModelSpec:
 
     @property
     def mlp_width_active(self) -> int:
-        """Intermediate width touched per token (MoE: active experts × expert width)."""
-        return self.intermediate * max(1, self.active_experts)
+        """Intermediate width touched per token in an MoE layer (active experts × expert width +
+        shared experts × their width); a dense model: intermediate."""
+        if not self.experts:
+            return self.intermediate
+        return (self.expert_width * self.active_experts
+                + self.shared_experts * self.shared_expert_width)
 
 
 @dataclass(frozen=True, slots=True)

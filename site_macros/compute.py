@@ -25,7 +25,8 @@ def run(kind: str, **params: Any) -> dict[str, Any]:
 @cache  # pure function of the data; asked again by each language build (treat as read-only)
 def price(instance: str, region: str = "us-east-1", kind: str = "on-demand") -> dict[str, Any]:
     """Normalised price figures for one instance, region and price kind."""
-    return run("price", instance=instance, region=region, price_kind=kind)
+    # the tables list price records: no fallback to another kind or region (trust, issue 9)
+    return run("price", instance=instance, region=region, price_kind=kind, price_fallback=False)
 
 
 @cache  # pure function of the data; the three language builds share one report

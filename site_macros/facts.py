@@ -35,16 +35,16 @@ def fact(env: Any, kind: str, record_id: str, field: str, region: str = "us-east
         return values.assumption_value(record["value"], str(record.get("unit", "")), lang)
     value = data.field(record, field)
     if value is None:
-        reason = data.missing_reason(record, field)
-        if reason:
-            return values.not_published(reason, lang)
+        if data.missing_reason(record, field):
+            return values.missing(record, field, lang)
         head = field.partition(".")[0]
         if "." in field and isinstance(record.get(head), dict):
             # a dtype absent from a per-dtype table without a reason: not supported
             return str(data.labels(lang)["text"]["not_applicable"])
         raise UnknownFactError(f"{kind} {record_id} has no field {field!r} and no reason")
-    if isinstance(value, str):  # a data text in the page language (`<field>_ja`, `<field>_es`)
-        value = provenance.localized(record, field, lang)
+    if isinstance(value, str) and not data.labels(lang).get("value", {}).get(value):
+        # a data text in the page language (`<field>_ja`, `<field>_es`; calc.display.data_text)
+        return provenance.decorate(record, field, values.data_string(record, field, lang), lang)
     return provenance.decorate(record, field, values.display(value, field, lang), lang)
 
 

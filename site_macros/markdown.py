@@ -40,9 +40,12 @@ def link(text: str, target: str) -> str:
     return f"[{text}]({target})"
 
 
-def html_link(text: str, href: str) -> str:
-    """An HTML link for table cells; `text` is escaped here."""
-    return f'<a href="{html.escape(href, quote=True)}">{html.escape(text)}</a>'
+def html_link(text: str, href: str, css: str = "", lang: str = "") -> str:
+    """An HTML link for table cells; `text` is escaped here (`css`: a class, `lang`: the text's
+    language when it differs from the page's, e.g. a source title as published)."""
+    attrs = (f' class="{html.escape(css, quote=True)}"' if css else "") + (
+        f' lang="{html.escape(lang, quote=True)}"' if lang else "")
+    return f'<a href="{html.escape(href, quote=True)}"{attrs}>{html.escape(text)}</a>'
 
 
 def code(text: str) -> str:

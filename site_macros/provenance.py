@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from calc import freshness
+from calc.display import data_text
 
 from . import data, markdown, page, units, values
 
@@ -33,17 +34,12 @@ def _text(lang: str, key: str) -> str:
 
 
 def localized(record: data.Record, key: str, lang: str) -> str:
-    """record[key] in the page language (`<key>_ja`, `<key>_es`), else the English text."""
-    if lang != "en" and record.get(f"{key}_{lang}"):
-        return str(record[f"{key}_{lang}"])
-    return str(record.get(key, ""))
+    """record[key] in the page language (calc.display.data_text: `<key>_ja`, `<key>_es`)."""
+    return data_text.text(record, key, lang)
 
 
 def _localized_entry(record: data.Record, key: str, entry: str, lang: str) -> str:
-    table = record.get(f"{key}_{lang}") if lang != "en" else None
-    if isinstance(table, dict) and table.get(entry):
-        return str(table[entry])
-    return str((record.get(key) or {}).get(entry, ""))
+    return data_text.text(record, f"{key}.{entry}", lang)
 
 
 def inferred_field(record: data.Record, field: str) -> str | None:
@@ -129,7 +125,7 @@ def inferred_values_table(env: Any) -> str:
             for field in rec.get("inferred", []):
                 shown = _shown(rec, field, lang)
                 rows.append([_record_name(file, rec), _field_cell(field), shown,
-                             html.escape(_localized_entry(rec, "inferred_how", field, lang)),
+                             values.data_string(rec, f"inferred_how.{field}", lang),
                              _source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 
@@ -163,7 +159,7 @@ def source_conflicts_table(env: Any) -> str:
                          else data.labels(lang)["text"]["not_applicable"])
                 sources = list(rec.get(f"{name}{ALT_SUFFIX}_sources") or rec["sources"])
                 rows.append([_record_name(file, rec), _field_cell(used or name), shown,
-                             html.escape(localized(rec, name + ALT_SUFFIX, lang)),
+                             values.data_string(rec, name + ALT_SUFFIX, lang),
                              _source_links(env, sources)])
     return markdown.table(headers, rows)
 
@@ -226,9 +222,9 @@ def support_matrix_table(env: Any) -> str:
     families = list(matrix["families"])
     headers = [header["component"], *(f.capitalize() for f in families), header["note"],
                header["sources"]]
-    rows = [[html.escape(localized(row, "component", lang)),
+    rows = [[values.data_string(row, "component", lang),
              *(_status(row["cells"][f], lang) for f in families),
-             html.escape(localized(row, "note", lang)), _source_links(env, row["sources"])]
+             values.data_string(row, "note", lang), _source_links(env, row["sources"])]
             for row in matrix["row"]]
     return markdown.table(headers, rows)
 

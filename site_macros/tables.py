@@ -66,7 +66,7 @@ def price_with_date(env: Any, instance_id: str) -> str:
     rec = data.price_record(instance_id, PRICE_REGION, "on-demand")  # calc's rule: the newest
     if rec is not None:
         if rec.get("usd_per_hour") is None:
-            return values.not_published(data.missing_reason(rec, "usd_per_hour"), lang)
+            return values.missing(rec, "usd_per_hour", lang)
         return data.labels(lang)["text"]["price_at"].format(
             price=values.cell(rec, "usd_per_hour", lang), region=rec["region"],
             date=values.display(rec["as_of"], "as_of", lang))
@@ -165,13 +165,18 @@ def _normalised(env: Any, instance_id: str, region: str, kind: str = "on-demand"
     the bare label in the derived columns."""
     lang = page.lang(env)
     result = compute.price(instance_id, region, kind)
-    reason = str(result.get("price_missing_note") or result.get("price_missing_reason") or "")
+    reason = str(result.get("price_missing_reason") or "")
+    record = data.price_record(instance_id, region, kind)
+    if result.get("price_missing_note") and record is not None:
+        first = values.missing(record, "usd_per_hour", lang)  # the data's reason, translated
+    else:
+        first = values.not_published(reason, lang)
     cells: list[str] = []
     for name in ("usd_per_hour", "usd_per_chip_hour", "usd_per_gib_hour",
                  "usd_per_bf16_pflop_hour"):
         value = result.get(name)
         if value is None and reason:
-            cells.append(values.not_published(reason if not cells else "", lang))
+            cells.append(first if not cells else values.not_published("", lang))
         else:
             peak_reason = str(result.get("peak_missing_reason") or "")
             cells.append(values.computed_cell(value, name, lang, peak_reason))
@@ -183,8 +188,9 @@ def _without_bf16_peak(cells: list[str], chip: data.Record, lang: str) -> list[s
     will stop computing it too, see issue 9)."""
     if "bf16" in chip.get("compute_dtypes", ["bf16"]):
         return cells
-    reason = data.missing_reason(chip, "dense_tflops.bf16") or "peak_flops_missing"
-    return [*cells[:-1], values.not_published(reason, lang)]
+    if data.missing_reason(chip, "dense_tflops.bf16"):
+        return [*cells[:-1], values.missing(chip, "dense_tflops.bf16", lang)]
+    return [*cells[:-1], values.not_published("peak_flops_missing", lang)]
 
 
 def neuron_vs_gpu_table(env: Any) -> str:
@@ -326,8 +332,9 @@ def sources_table(env: Any) -> str:
     headers = _headers(["source_id", "title", "publisher", "source_kind", "as_of", "accessed"],
                        lang)
     rows = [[f'<span id="{rec["id"]}">{markdown.code(rec["id"])}</span>',
-             markdown.html_link(str(rec["title"]), rec["url"]),
-             html.escape(rec.get("publisher", "")), _label(lang, "source_kind", rec["kind"]),
+             markdown.html_link(str(rec["title"]), rec["url"], "nfg-source-title",
+                                "" if lang == "en" else "en"),  # titles stay as published
+             values.data_string(rec, "publisher", lang), _label(lang, "source_kind", rec["kind"]),
              html.escape(values.display(rec["as_of"], "as_of", lang)),
              html.escape(values.display(rec["accessed"], "accessed", lang))]
             for rec in sorted(data.records("sources"), key=lambda r: str(r["id"]))]
@@ -345,9 +352,10 @@ def claims_table(env: Any) -> str:
         correct = rec.get("correct")
         shown = (fact(env, correct["kind"], correct["id"], correct["field"]) if correct
                  else data.labels(lang)["text"]["not_applicable"])
-        topic = rec["topic" if lang == "en" else f"topic_{lang}"]
-        rows.append([_label(lang, "seed", rec["seed"]), html.escape(f"«{rec['quote']}»"),
-                     html.escape(topic), _label(lang, "verdict", rec["verdict"]), shown,
+        topic = values.data_string(rec, "topic", lang)  # calc.display.data_text
+        quote = f'<q lang="en">{html.escape(rec["quote"])}</q>'  # the seed's words, as written
+        rows.append([_label(lang, "seed", rec["seed"]), quote,
+                     topic, _label(lang, "verdict", rec["verdict"]), shown,
                      html.escape(rec[f"explanation_{lang}"]), source_links(env, rec["sources"])])
     return markdown.table(headers, rows)
 

@@ -51,6 +51,7 @@ ASSUMPTION_UNITS: dict[str, str] = {
     "fraction": "percent",
     "h": "hours",
     "s": "s",
+    "TFLOPS": "tflops",  # trust (issue 9): peak proxies
 }
 
 

@@ -7,6 +7,7 @@ import html
 from functools import cache
 from typing import Any
 
+from calc.display import data_text
 from calc.display import units as display_units
 
 from . import data, formatting, provenance, units
@@ -80,26 +81,52 @@ def display(value: Any, field: str, lang: str) -> str:
 REASON_KEY_NOT_PUBLISHED = "not_published"
 
 
-def _reason_text(reason: str, lang: str) -> tuple[str, str]:
-    """(text, its language) of a missing-figure reason: a calc reason key in the page
-    language, else the data's English text."""
-    if reason == REASON_KEY_NOT_PUBLISHED:
-        return "", lang
+def _reason_text(reason: str, lang: str) -> str:
+    """A calc reason key (steps.toml [reason]) in the page language; data texts come through
+    `missing()` in the page language (calc.display.data_text), so no English text is shown here."""
+    if not reason or reason == REASON_KEY_NOT_PUBLISHED:
+        return ""
     keyed = data.reasons(lang).get(reason)
-    return (str(keyed), lang) if keyed else (reason, "en")
+    if not keyed:
+        raise KeyError(f"{reason!r} is not a reason key of steps.toml [reason]; pass data texts "
+                       "through values.missing(record, field, lang)")
+    return str(keyed)
 
 
-# "not published" in the page language, then the reason (data text is English: marked lang="en"
-# on ja/es pages so screen readers and translators treat it as English)
+# "not published" in the page language, then the reason: a calc reason key, or (reason_lang
+# given) a text already in `reason_lang` (a data text without a `_ja`/`_es` sibling is "en" and
+# marked with lang="en")
 @cache
 def not_published(reason: str, lang: str, reason_lang: str | None = None) -> str:
     label = data.labels(lang)["text"]["not_published"]
-    text, text_lang = (reason, reason_lang) if reason_lang else _reason_text(reason, lang)
+    text, text_lang = (reason, reason_lang) if reason_lang else (_reason_text(reason, lang), lang)
     if not text:
         return f'<span class="nfg-missing">{label}</span>'
     lang_attr = f' lang="{text_lang}"' if text_lang != lang else ""
     return (f'<span class="nfg-missing">{label}</span>'
-            f' <small class="nfg-missing-reason"{lang_attr}>({html.escape(text)})</small>')
+            f' <small class="nfg-missing-reason"{lang_attr}>'
+            f'{data.labels(lang)["text"]["missing_reason"].format(reason=html.escape(text))}'
+            '</small>')
+
+
+# A data text (`<field>`, `<field>_ja`, `<field>_es`; calc.display.data_text) as HTML in the page
+# language; an English fallback is marked lang="en"
+def data_string(record: data.Record, field: str, lang: str) -> str:
+    text, text_lang = data_text.localized(record, field, lang)
+    return marked(text, text_lang, lang)
+
+
+def marked(text: str, text_lang: str, lang: str) -> str:
+    escaped = html.escape(text)
+    if text_lang == lang or not text:
+        return escaped
+    return f'<span lang="{text_lang}">{escaped}</span>'
+
+
+# "not published" and the data's reason for record[field] (`<field>_missing`) in the page language
+def missing(record: data.Record, field: str, lang: str) -> str:
+    reason, reason_lang = data_text.missing(record, field, lang)
+    return not_published(reason, lang, reason_lang if reason else None)
 
 
 # A table cell for record[field]: formatted text wrapped with data-field/data-value for tests
@@ -110,7 +137,10 @@ def cell(record: data.Record, field: str, lang: str) -> str:
         head, dot, _ = field.partition(".")
         if not reason and dot and isinstance(record.get(head), dict):
             return str(data.labels(lang)["text"]["not_applicable"])  # dtype not in the table
-        return not_published(reason, lang)
+        return missing(record, field, lang)
+    if isinstance(value, str) and value not in data.labels(lang).get("value", {}):
+        # a data text (interconnect, topology, ...) in the page language
+        return provenance.decorate(record, field, data_string(record, field, lang), lang)
     text = html.escape(display(value, field, lang))
     if isinstance(value, int | float) and not isinstance(value, bool):
         text = f'<span data-field="{field}" data-value="{value}">{text}</span>'

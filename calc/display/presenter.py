@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import api, data
 from ..errors import CalcError
-from . import calculators, charts, strings, trust, units
+from . import calculators, charts, data_text, strings, trust, units
 from .numbers import number
 from .parse import parse_number
 
@@ -145,8 +145,24 @@ def missing_text(response: dict[str, Any] | None, lang: str) -> str | None:
         return None
     label = strings.ui(lang, "result")["not_published"]
     if key == "not_published":
-        return label
+        reason = price_reason(result, lang)
+        return f"{label}: {reason}" if reason else label
     return f"{label}: {strings.table(lang, 'steps', 'reason').get(key, key)}"
+
+
+def price_reason(result: dict[str, Any], lang: str) -> str | None:
+    """The price record's `usd_per_hour_missing` in `lang` (calc.display.data_text), or None when
+    the record gives none in that language (plain text cannot mark an English fallback)."""
+    if not result.get("price_missing_note"):
+        return None
+    wanted = (result.get("instance"), result.get("region"), result.get("price_kind"),
+              result.get("price_as_of"))
+    for record in data.records("prices"):
+        if (record.get("instance"), record.get("region"), record.get("kind", "on-demand"),
+                str(record.get("as_of", ""))) == wanted:
+            text, text_lang = data_text.missing(record, "usd_per_hour", lang)
+            return text if text and text_lang == strings.lang_or_default(lang) else None
+    return None
 
 
 def value_text(value: Any, unit: str, lang: str) -> str:

@@ -110,7 +110,9 @@ def test_llama_2_70b_at_tp24_pads_eight_query_heads_and_replicates_kv_to_24() ->
     assert padded["weights_bytes"] - unpadded["weights_bytes"] == 2 * extra_params
     assert padded["kv_rule"] == "replicate_to_tp_degree"
     assert padded["kv_heads_per_core"] == 1
-    assert padded["kv_cache_bytes"] == 2 * spec.layers * spec.head_dim * 256 * 2 * 24
+    # kv_cache_bytes is one copy (8 KV heads); the 24 replicated heads are what the cores hold
+    assert padded["kv_cache_bytes"] == 2 * spec.layers * spec.head_dim * 256 * 2 * 8
+    assert padded["kv_cache_replicated_bytes"] == 2 * spec.layers * spec.head_dim * 256 * 2 * 24
     assert padded["fits"] is True and unpadded["fits"] is False
 
 

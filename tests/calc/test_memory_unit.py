@@ -90,9 +90,10 @@ def test_kv_cache_formula_is_gqa_aware() -> None:
     # 2 · L · head_dim · s · b · B · kv_heads = 2·2·64·10·3·2·2
     assert result.kv_cache_bytes == 2 * 2 * 64 * 10 * 3 * 2 * 2
     replicated = fit(model, batch=3, seq_len=10, tp=8)
-    assert replicated.kv_cache_bytes == 2 * 2 * 64 * 10 * 3 * 2 * 8
+    assert replicated.kv_cache_bytes == result.kv_cache_bytes  # one copy, unique bytes
+    assert replicated.kv_cache_replicated_bytes == 2 * 2 * 64 * 10 * 3 * 2 * 8
     assert replicated.kv_heads_per_core == 1
-    assert replicated.kv_cache_per_core_bytes * 8 == replicated.kv_cache_bytes
+    assert replicated.kv_cache_per_core_bytes * 8 == replicated.kv_cache_replicated_bytes
 
 
 def test_encoder_has_no_kv_cache() -> None:

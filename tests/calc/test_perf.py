@@ -62,9 +62,9 @@ def test_int8_is_weight_only_and_fp8_uses_fp8_peak() -> None:
     fp8 = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", dtype="fp8",
               input_len=128, output_len=16, tp=4)
     assert fp8["compute_dtype"] == "fp8"
-    a100 = run("perf", model="llama-3.1-8b", instance="p4d.24xlarge", dtype="fp8",
-               input_len=128, output_len=16, tp=1)
-    assert a100["compute_dtype"] == "bf16"  # no fp8 on A100: computes in bf16
+    a100 = error("perf", model="llama-3.1-8b", instance="p4d.24xlarge", dtype="fp8",
+                 input_len=128, output_len=16, tp=1)
+    assert a100["key"] == "dtype_not_supported"  # no fp8 on A100 (issue 9: refused)
     kv = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", dtype="int8",
              kv_dtype="fp8", input_len=128, output_len=16, tp=4)
     assert kv["kv_dtype"] == "fp8"

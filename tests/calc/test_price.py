@@ -27,10 +27,15 @@ def test_unpublished_price_is_null_with_reason_never_a_number() -> None:
     assert result["price_missing_reason"] == "not_published"
 
 
-def test_instance_without_price_row_in_region() -> None:
+def test_instance_without_price_row_in_region_falls_back_labelled() -> None:
+    # no trn1.32xlarge row in eu-west-2: the on-demand rate of another region, labelled
     result = run("price", instance="trn1.32xlarge", region="eu-west-2")
-    assert result["usd_per_hour"] is None
-    assert result["price_missing_reason"] == "no_price_record"
+    assert result["usd_per_hour"] == 21.50
+    assert result["price_missing_reason"] is None
+    assert result["price_kind_used"] == "on-demand"
+    assert result["price_region_used"] in ("us-east-1", "us-west-2")
+    assert result["price_fallback_reason"] == "price_region_fallback"
+    assert result["price_sources"]
 
 
 def test_unknown_region() -> None:
@@ -62,3 +67,11 @@ def test_results_are_plain_json() -> None:
     for kind, params in (("compare", {"model": "llama-3.1-8b"}), ("list", {"what": "chips"}),
                          ("price", {"instance": "p5e.48xlarge"})):
         json.dumps(run(kind, **params), allow_nan=False)
+
+
+def test_price_fallback_can_be_turned_off_for_record_tables() -> None:
+    # the site's price tables list records: without fallback an unpublished rate stays null
+    result = run("price", instance="p5e.48xlarge", price_fallback=False)
+    assert result["usd_per_hour"] is None and result["price_kind_used"] is None
+    assert result["price_missing_reason"] == "not_published"
+    assert run("price", instance="p5e.48xlarge")["usd_per_hour"] == 43.26

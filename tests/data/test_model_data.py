@@ -63,13 +63,30 @@ def is_number(value: Any) -> bool:
 
 
 # Parameter count from the architecture: embeddings (+ untied lm_head) + attention projections
-# + MLP (3 matrices if gated, else 2) per expert. Ignores norms, biases and learned positions (<1%).
+# (GQA, or MLA with its low-rank projections) + MLP (3 matrices if gated, else 2): dense layers of
+# width intermediate, MoE layers with experts_counted routed experts of width expert_intermediate
+# and shared experts. Ignores norms, biases, routers and learned positions (<1%).
 def estimated_params(model: dict[str, Any], experts_counted: int) -> int:
     h, d, i = model["hidden"], model["head_dim"], model["intermediate"]
+    m = 3 if model["gated_mlp"] else 2
     embeddings = model["vocab"] * h * (1 if model["tied_embeddings"] else 2)
-    attention = h * model["heads"] * d * 2 + h * model["kv_heads"] * d * 2
-    mlp = (3 if model["gated_mlp"] else 2) * h * i * max(experts_counted, 1)
-    return embeddings + model["layers"] * (attention + mlp)
+    if model.get("attention") == "mla":
+        rope, nope, v = model["qk_rope_head_dim"], model["qk_nope_head_dim"], model["v_head_dim"]
+        q_rank, kv_rank, heads = model["q_lora_rank"], model["kv_lora_rank"], model["heads"]
+        attention = (h * q_rank + q_rank * heads * (nope + rope) + h * (kv_rank + rope)
+                     + kv_rank * heads * (nope + v) + heads * v * h)
+    else:
+        attention = h * model["heads"] * d * 2 + h * model["kv_heads"] * d * 2
+    layers = model["layers"]
+    if not model["experts"]:
+        return embeddings + layers * (attention + m * h * i)
+    dense_layers = model.get("dense_layers", 0)
+    expert_width = model.get("expert_intermediate") or i
+    shared_width = model.get("shared_expert_intermediate") or expert_width
+    moe = experts_counted * m * h * expert_width + model.get("shared_experts", 0) * m * h * (
+        shared_width)
+    return (embeddings + layers * attention + dense_layers * m * h * i
+            + (layers - dense_layers) * moe)
 
 
 # ---- sources ----------------------------------------------------------------
@@ -291,3 +308,41 @@ def test_glossary_term_has_three_languages(term: dict[str, Any]) -> None:
         assert "\n" not in text and '"' not in text, lang
     assert JAPANESE.search(term["ja"]) and ("です" in term["ja"] or "ます" in term["ja"])
     assert not JAPANESE.search(term["en"]) and not JAPANESE.search(term["es"])
+
+
+# ---- issue 10: architecture fields of the newer presets ------------------------------------
+
+OPTIONAL_INT_FIELDS = ("expert_intermediate", "shared_experts", "shared_expert_intermediate",
+                       "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
+                       "qk_nope_head_dim", "v_head_dim", "local_layers", "local_window")
+WEIGHT_FORMATS = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp8_block128", "mxfp4",
+                  "int4_g32", "int4_g64", "int4_g128"}
+NEW_PRESETS = {"deepseek-v3", "deepseek-r1", "qwen3-235b-a22b", "qwen3-30b-a3b", "gemma-3-27b",
+               "llama-4-scout", "llama-4-maverick", "llama-3.2-1b", "llama-3.2-3b"}
+
+
+def test_issue_10_presets_present() -> None:
+    assert NEW_PRESETS <= {m["id"] for m in models()}
+
+
+@pytest.mark.parametrize("model", models(), ids=lambda m: m["id"])
+def test_optional_architecture_fields(model: dict[str, Any]) -> None:
+    for field in OPTIONAL_INT_FIELDS:
+        if field in model:
+            assert is_int(model[field]) and model[field] >= 0, field
+    assert model.get("attention", "gqa") in {"gqa", "mla"}
+    if model.get("attention") == "mla":
+        for field in ("kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"):
+            assert model[field] > 0, field
+        assert model["head_dim"] == model["qk_nope_head_dim"] + model["qk_rope_head_dim"]
+    assert 0 <= model.get("local_layers", 0) <= model["layers"]
+    if model.get("local_layers"):
+        assert model["local_window"] > 0 and model["local_kind"] in {"sliding", "chunked"}
+    assert model.get("dense_layers", 0) < model["layers"] or not model["experts"]
+    for field in ("checkpoint_dtype", "linear_dtype", "expert_dtype"):
+        if field in model:
+            assert model[field] in WEIGHT_FORMATS, field
+    if model["id"] in NEW_PRESETS:
+        assert model["config_copy"].startswith("tests/calc/hf_configs/")
+        assert (DATA_DIR.parent / model["config_copy"]).is_file()
+        assert is_int(model["params_published"]) and model["params_published_scope"]

@@ -22,7 +22,12 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "params", "active_params", "layers", "hidden", "heads", "kv_heads", "head_dim",
             "intermediate", "vocab", "experts", "active_experts", "max_position_embeddings",
             "tp", "dp", "pp", "batch", "micro_batch", "global_batch", "input_len", "output_len",
-            "seq_len", "instance_count", "tp_degrees", "ultracluster_chips"}
+            "seq_len", "instance_count", "tp_degrees", "ultracluster_chips",
+            # models helper (issue 10): architecture counts and published parameter counts
+            "expert_intermediate", "shared_experts", "shared_expert_intermediate",
+            "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
+            "qk_nope_head_dim", "v_head_dim", "local_layers", "local_window",
+            "params_published", "active_params_published"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:
@@ -117,12 +122,21 @@ def test_every_assumption_unit_is_known_and_fractions_are_percentages():
 
 
 @pytest.mark.parametrize("lang", ["ja", "es"])
-def test_missing_reason_follows_the_translated_label_and_is_marked_english(lang):
+def test_missing_reason_follows_the_translated_label_in_the_page_language(lang):
+    """The data's reason comes from its `_ja`/`_es` sibling (calc.display.data_text); only a
+    record without one shows the English text, marked lang="en"."""
     label = calc.data.i18n(lang, "site")["text"]["not_published"]
-    out = values.not_published("Not in the public docs.", lang)
-    assert out.index(label) < out.index("Not in the public docs.")
-    assert 'lang="en"' in out
-    assert 'lang="en"' not in values.not_published("Not in the public docs.", "en")
+    record = {"network_gbps_missing": "Not in the public docs.",
+              f"network_gbps_missing_{lang}": "<traducción>"}
+    out = values.missing(record, "network_gbps", lang)
+    assert out.index(label) < out.index("&lt;traducción&gt;")
+    assert 'lang="en"' not in out and "Not in the public docs." not in out
+    untranslated = values.missing({"network_gbps_missing": "Not in the public docs."},
+                                  "network_gbps", lang)
+    assert 'lang="en"' in untranslated
+    assert 'lang="en"' not in values.missing(record, "network_gbps", "en")
+    with pytest.raises(KeyError):  # an English text is never passed as a reason key
+        values.not_published("Not in the public docs.", lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -1,0 +1,375 @@
+"""The api handlers of the gated calculators (issue 9): perf, compare, and the fit extras of
+memory. calc.api delegates here so that every answer goes through the same gate:
+
+1. the dtype and KV dtype must be ones the hardware has (calc.dtype_support);
+2. a setup that does not fit (calc.fit_gate) gets ``fits: false``, ``fit_reason``,
+   ``suggestions`` (calc.suggest) and null speed and cost fields;
+3. with no TP given, the degree is chosen for ``objective`` (calc.tp_choice);
+4. the price may come from a labelled fallback kind or region (calc.price.hourly_price);
+5. a compute peak that is a documented proxy is flagged (``peak_is_proxy``).
+
+Every function here takes the checked ``calc.inputs.Request`` (one parse per request): typed
+values, never raw params; ``req.echo`` (the params as sent) is only copied into suggestions.
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from . import data, dtype_support, fit_gate, inputs, memory, model_shape, suggest, tp_choice
+from .errors import CalcError
+from .flops import matmul_dtype, peak_flops_per_core, peak_is_proxy
+from .perf import PerfResult
+from .perf import perf as estimate_perf
+from .price import DEFAULT_REGION, HourlyPrice, hourly_price, price_fields
+from .specs import InstanceSpec, ModelSpec
+
+# fields every perf answer has beyond PerfResult
+GATE_FIELDS = ("fit_reason", "suggestions", "objective", "tp_reason", "tp_other_objective",
+               "peak_is_proxy", "peak_proxy_id", "peak_missing_reason", "tpot_is_lower_bound",
+               "price_kind", "price_kind_used", "price_region_used", "price_fallback_reason",
+               "price_sources")
+
+
+def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
+    """The given dtype if the hardware has it (else dtype_not_supported); absent: the
+    checkpoint's precision (ModelSpec.default_dtype, issue 10) when the hardware has it, else
+    the hardware's default (calc.dtype_support)."""
+    dtype = req.get_opt_text("dtype")
+    if dtype is not None:
+        return dtype_support.check_dtype(instance, dtype)
+    checkpoint = req.model.default_dtype if req.model is not None else None
+    if checkpoint is not None and dtype_support.weight_dtype_supported(instance, checkpoint):
+        return checkpoint
+    return dtype_support.default_dtype(instance)
+
+
+def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:
+    """The given expert dtype if the hardware has it; absent: None (the checkpoint's)."""
+    expert = req.get_opt_text("expert_dtype")
+    return None if expert is None else dtype_support.check_dtype(instance, expert,
+                                                                 "expert_dtype")
+
+
+def kv_dtype_for(req: inputs.Request, instance: InstanceSpec, dtype: str) -> str:
+    """The given KV dtype if the hardware has it; absent: the float type of the unquantized
+    weights (calc.model_shape.weight_precision; bf16 for fp8/int weights), or the chip's."""
+    kv = req.get_opt_text("kv_dtype")
+    if kv is None:
+        base = dtype
+        if req.model is not None:
+            base = model_shape.weight_precision(req.model, dtype).unquantized
+        return dtype_support.default_kv_dtype(instance, base)
+    return dtype_support.check_dtype(instance, kv, "kv_dtype")
+
+
+@dataclass(frozen=True, slots=True)
+class PerfRequest:
+    model: ModelSpec
+    instance: InstanceSpec
+    dtype: str
+    kv_dtype: str
+    batch: int
+    input_len: int
+    output_len: int
+    tp: int | None
+    objective: str
+    hourly: HourlyPrice
+    price_kind: str
+    kv_given: bool = False  # kv_dtype was in the request (suggestions keep it)
+    region: str = DEFAULT_REGION  # the region asked for (suggestions price other instances)
+
+
+def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
+               other_instances: bool = True) -> dict[str, Any]:
+    """The perf answer (PerfResult fields + GATE_FIELDS) for one setup, gated by fit."""
+    r = request
+    if not r.model.is_decoder:
+        raise CalcError("model", "not_a_decoder", {"value": r.model.id})
+    seq_len = r.input_len + r.output_len
+    verdict = fit_gate.check(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
+                             batch=r.batch, seq_len=seq_len, tp=r.tp)
+    extras: dict[str, Any] = {
+        "objective": r.objective, "price_kind": r.price_kind, **price_fields(r.hourly),
+        "peak_is_proxy": None, "peak_proxy_id": None, "peak_missing_reason": None,
+        "tpot_is_lower_bound": None,
+    }
+    if not verdict.fits:
+        fit = memory.fit(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
+                         seq_len=seq_len, tp=verdict.tp)
+        setup = suggest.Setup(r.model, r.instance, r.dtype,
+                              r.kv_dtype if r.kv_given else None,
+                              r.batch, r.input_len, r.output_len, r.tp)
+        region = r.hourly.region_used or r.region
+        answer = {
+            "model": r.model.id, "instance": r.instance.id, "dtype": r.dtype,
+            "kv_dtype": r.kv_dtype, "batch": r.batch, "input_len": r.input_len,
+            "output_len": r.output_len, "tp_degree": verdict.tp,
+            "usd_per_hour": r.hourly.usd_per_hour, **extras,
+            "fit_reason": verdict.reason,
+            "suggestions": suggest.suggestions(setup, base, region=region,
+                                               other_instances=other_instances),
+            "tp_reason": None, "tp_other_objective": None,
+            "derivation": fit.derivation,
+        }
+        return fit_gate.gated([f.name for f in fields(PerfResult)], answer)
+
+    peak_missing = not has_peak(r.instance, r.dtype)
+    instance = without_compute_limit(r.instance, r.dtype) if peak_missing else r.instance
+
+    def estimate(tp: int) -> PerfResult:
+        return estimate_perf(
+            r.model, instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
+            input_len=r.input_len, output_len=r.output_len, tp=tp,
+            usd_per_hour=r.hourly.usd_per_hour, price_missing_reason=r.hourly.missing_reason,
+        )
+
+    degrees = tp_choice.fitting_degrees(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
+                                        batch=r.batch, seq_len=seq_len)
+    choice = tp_choice.choose(degrees, estimate, r.objective)
+    if r.tp is not None:
+        used = r.tp
+        reason: dict[str, Any] = {"key": "tp_given", "params": {
+            "tp": r.tp, "objective": r.objective, "auto_tp": choice.tp}}
+    else:  # the setup fits, so some degree does: choice.tp is set
+        used = choice.tp if choice.tp is not None else verdict.tp
+        reason = choice.reason
+    answer = estimate(used).as_dict()
+    proxy = peak_is_proxy(r.instance, r.dtype)
+    answer.update(extras)
+    answer.update(
+        fit_reason=None, suggestions=[], tp_reason=reason,
+        tp_other_objective=choice.other, peak_is_proxy=proxy is not None, peak_proxy_id=proxy,
+    )
+    answer["peak_missing_reason"] = None
+    answer["tpot_is_lower_bound"] = False
+    if peak_missing:
+        bandwidth_only(answer)
+        answer["tp_reason"] = {**reason, "params": {**reason["params"],
+                                                    "times_are_lower_bounds": True}}
+    if proxy is not None:
+        note = str(data.assumption(proxy).get("bound", ""))
+        answer["derivation"] = [*answer["derivation"], {
+            "key": "peak_flops_proxy", "formula": f"assumption {proxy} ({note} bound)",
+            "value": data.assumption_value(proxy), "unit": "TFLOPS"}]
+    return answer
+
+
+# perf fields that need the compute peak: unknown (null) when it is not published
+NEEDS_PEAK = ("ttft_s", "e2e_s", "output_tokens_per_s", "output_tokens_per_s_per_replica",
+              "usd_per_million_output_tokens", "compute_bound_tokens_per_s", "prefill_bound",
+              "decode_bound")
+NEEDS_PEAK_STEPS = frozenset({*NEEDS_PEAK, "peak_flops_per_core", "prefill_compute_s",
+                              "decode_compute_s"})
+
+
+def has_peak(instance: InstanceSpec, dtype: str) -> bool:
+    try:
+        peak_flops_per_core(instance, dtype)
+    except CalcError as error:
+        if error.key == "peak_flops_missing":
+            return False
+        raise
+    return True
+
+
+def without_compute_limit(instance: InstanceSpec, dtype: str) -> InstanceSpec:
+    """The instance with an unbounded matmul peak: roofline compute terms become 0, so the
+    times are the bandwidth (and collective) terms alone, i.e. lower bounds."""
+    compute = matmul_dtype(instance, dtype)
+    peaks = {**instance.chip.peak_flops_per_core, compute: math.inf}
+    return replace(instance, chip=replace(instance.chip, peak_flops_per_core=peaks))
+
+
+def bandwidth_only(answer: dict[str, Any]) -> None:
+    """An unpublished peak without a proxy: what is bandwidth-bound stays (TPOT as a lower bound,
+    bandwidth-bound tokens/s), what needs the peak is null, and the derivation says so."""
+    for name in NEEDS_PEAK:
+        answer[name] = None
+    answer["peak_missing_reason"] = "peak_flops_missing"
+    answer["tpot_is_lower_bound"] = True
+    steps = []
+    for step in answer["derivation"]:
+        value = step.get("value")
+        unknown = step["key"] in NEEDS_PEAK_STEPS or (
+            isinstance(value, float) and not math.isfinite(value))
+        steps.append({**step, "value": None} if unknown else step)
+    steps.append({"key": "peak_flops_missing",
+                  "formula": "peak not published: compute terms unknown; TPOT = bandwidth and "
+                             "collective terms only (a lower bound)",
+                  "value": None, "unit": ""})
+    answer["derivation"] = steps
+
+
+def perf(req: inputs.Request) -> dict[str, Any]:
+    model = req.need_model()
+    instance = req.instance()
+    dtype = dtype_for(req, instance)
+    price_kind = req.get_text("price_kind")
+    hourly = hourly_price(instance.id, req.get_text("region"), price_kind)
+    request = PerfRequest(
+        model=model, instance=instance, dtype=dtype,
+        kv_dtype=kv_dtype_for(req, instance, dtype),
+        batch=req.get_int("batch"),
+        input_len=req.get_int("input_len"),
+        output_len=req.get_int("output_len"),
+        tp=req.get_opt_int("tp"),
+        objective=req.get_text("objective"),
+        hourly=hourly, price_kind=price_kind, kv_given=req.given("kv_dtype"),
+        region=req.get_text("region"),
+    )
+    if request.tp is not None and request.tp not in instance.tp_degrees:
+        raise CalcError("tp", "tp_not_allowed",
+                        {"value": request.tp, "allowed": list(instance.tp_degrees)})
+    return gated_perf(request, req.echo)
+
+
+def memory_extras(req: inputs.Request, result: Mapping[str, Any]) -> dict[str, Any]:
+    """fit_reason and suggestions for a memory answer (the memory fields stay: they say why)."""
+    if result["fits"]:
+        return {"fit_reason": None, "suggestions": []}
+    model = req.need_model()
+    instance = req.instance()
+    tp = result["tp_degree"] if result["tp_given"] else None
+    verdict = fit_gate.check(model, instance, dtype=result["dtype"], kv_dtype=result["kv_dtype"],
+                             batch=result["batch"], seq_len=result["seq_len"], tp=tp)
+    setup = suggest.Setup(
+        model, instance, str(result["dtype"]),
+        str(result["kv_dtype"]) if req.given("kv_dtype") else None,
+        int(result["batch"]), int(result["seq_len"]), 0, tp, length_field="seq_len",
+    )
+    return {"fit_reason": verdict.reason, "suggestions": suggest.suggestions(setup, req.echo)}
+
+
+COMPARE_ROW_FIELDS = ("tp_degree", "fits", "ttft_s", "tpot_s", "output_tokens_per_s",
+                      "usd_per_million_output_tokens", "dtype", "fit_reason", "suggestions",
+                      "tp_reason", "tp_other_objective", "peak_is_proxy")
+
+
+def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
+                hourly: HourlyPrice, price_kind: str) -> dict[str, Any]:
+    """The speed columns of one compare row, gated like perf (no other-instance suggestions:
+    the other rows are the other instances)."""
+    row: dict[str, Any] = {name: None for name in COMPARE_ROW_FIELDS}
+    row.update(fits=False, suggestions=[], perf_error=None)
+    try:
+        dtype = dtype_for(req, instance)
+        request = PerfRequest(
+            model=model, instance=instance, dtype=dtype,
+            kv_dtype=kv_dtype_for(req, instance, dtype),
+            batch=req.get_int("batch"),
+            input_len=req.get_int("input_len"),
+            output_len=req.get_int("output_len"),
+            tp=None, objective=req.get_text("objective"), hourly=hourly,
+            price_kind=price_kind, kv_given=req.given("kv_dtype"),
+            region=req.get_text("region"),
+        )
+        # the suggestions are perf requests: this row's instance, the lengths used, no hours
+        row_params = {**req.echo, "instance": instance.id, "input_len": request.input_len,
+                      "output_len": request.output_len}
+        for compare_only in ("instances", "hours"):
+            row_params.pop(compare_only, None)
+        answer = gated_perf(request, row_params, other_instances=False)
+    except CalcError as error:
+        row.update(perf_error=error.key, perf_error_params=error.params)
+        return row
+    row.update({name: answer.get(name) for name in COMPARE_ROW_FIELDS})
+    return row
+
+
+TRAIN_SEARCH_ZERO = (1, 3)
+TRAIN_MAX_COUNT_FACTOR = 64
+
+
+def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int,
+                    seq_len: int) -> tuple[dict[str, Any] | None, int | None, int]:
+    """The first parallel layout (TP within an instance, PP, ZeRO 1 then 3, full
+    recomputation, sequence parallelism, micro-batch 1, the first optimizer recipe) under which
+    training fits per device: (layout or None, smallest per-device bytes seen, capacity)."""
+    from .training_memory import recipes, train_memory
+
+    recipe_name = sorted(recipes())[0]
+    available = instance.logical_cores * count
+    capacity = memory.capacity_per_core_bytes(instance)
+    smallest: int | None = None
+    tps = [t for t in sorted(instance.tp_degrees)
+           if model.heads % t == 0 and t <= instance.logical_cores]
+    pps = [p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= model.layers]
+    for zero in TRAIN_SEARCH_ZERO:
+        for tp in tps:
+            for pp in pps:
+                if tp * pp > available:
+                    continue
+                try:
+                    result = train_memory(
+                        model, instance, count=count, recipe_name=recipe_name,
+                        zero_stage=zero, recompute="full", sp=True, tp=tp, pp=pp, dp=None,
+                        micro_batch=1, seq_len=seq_len,
+                    )
+                except CalcError:
+                    continue
+                if smallest is None or result.per_device_bytes < smallest:
+                    smallest = result.per_device_bytes
+                if result.fits:
+                    return ({"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
+                             "recompute": "full", "sp": True, "recipe": recipe_name,
+                             "micro_batch": 1, "per_device_bytes": result.per_device_bytes},
+                            smallest, capacity)
+    return None, smallest, capacity
+
+
+def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
+                instance: InstanceSpec, hourly: HourlyPrice) -> dict[str, Any]:
+    """The train answer gated by a training-memory fit: time and cost only when some layout
+    fits (``training_layout`` says which); else null, with more instances suggested."""
+    count = int(result["count"])
+    seq_len = int(result["seq_len"])
+    layout, smallest, capacity = training_layout(model, instance, count=count, seq_len=seq_len)
+    extras = {**price_fields(hourly), "price_kind": req.get_text("price_kind"),
+              "training_layout": layout, "fit_reason": None, "suggestions": [],
+              "peak_is_proxy": peak_is_proxy(instance, str(result["dtype"])) is not None}
+    if layout is not None:
+        return {**result, "fits": True, **extras}
+    reason = {"key": "training_does_not_fit", "params": {
+        "count": count, "per_device_bytes": smallest, "capacity_per_device_bytes": capacity}}
+    suggestions = []
+    more = count * 2
+    while more <= count * TRAIN_MAX_COUNT_FACTOR:
+        if training_layout(model, instance, count=more, seq_len=seq_len)[0] is not None:
+            suggestions.append({"change": "count", "value": more,
+                                "params": {**req.echo, "count": more},
+                                "reason_key": "suggest_count", "tp_degree": None})
+            break
+        more *= 2
+    answer = fit_gate.gated(list(result), {**result, **extras},
+                            keep=("seq_len", "tokens", "count", "mfu", "mfu_source",
+                                  "total_flops"))
+    answer.update(fit_reason=reason, suggestions=suggestions, training_layout=None)
+    return answer
+
+
+def train_without_peak(model: ModelSpec, instance: InstanceSpec, *, count: int, tokens: int,
+                       seq_len: int, dtype: str, mfu: float | None,
+                       hourly: HourlyPrice) -> dict[str, Any]:
+    """A train answer when the peak is not published: the FLOPs are known, the time and cost
+    need the peak and are null (``peak_missing_reason``)."""
+    from .flops import TrainResult, default_mfu, training_flops
+
+    mfu_value, mfu_source = (mfu, "input") if mfu is not None else default_mfu(instance)
+    total = training_flops(model, tokens, seq_len)
+    known = {
+        "model": model.id, "instance": instance.id, "count": count, "tokens": tokens,
+        "seq_len": seq_len, "dtype": dtype, "total_flops": total, "mfu": mfu_value,
+        "mfu_source": mfu_source, "usd_per_hour": hourly.usd_per_hour,
+        "price_missing_reason": hourly.missing_reason,
+    }
+    result: dict[str, Any] = {f.name: known.get(f.name) for f in fields(TrainResult)}
+    result["peak_missing_reason"] = "peak_flops_missing"
+    result["derivation"] = [
+        {"key": "total_flops", "formula": "6 · N_active · D + 12 · L · h · s · D",
+         "value": total, "unit": "FLOP"},
+        {"key": "peak_flops_missing", "formula": "peak not published: time and cost unknown",
+         "value": None, "unit": ""},
+    ]
+    return result

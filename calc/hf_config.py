@@ -1,0 +1,405 @@
+"""A Hugging Face config.json (the parsed JSON object) -> ModelSpec with exact parameter counts.
+
+Supported model_type values: see SUPPORTED. Multimodal configs (gemma3, llama4) are read from
+their ``text_config`` (the language model; vision encoders are not counted). Keys a config omits
+take transformers' defaults (src/transformers/models/<type>/configuration_<type>.py) where listed
+in DEFAULTS; the keys in REQUIRED must be present. Unknown keys are ignored. Any problem raises
+CalcError(field="hf_config") with one clear line (the CLI exits 2).
+
+Layer patterns: ``layer_types`` when given; else gemma2 alternates sliding/full (sliding first),
+gemma3 has one full layer in every ``sliding_window_pattern`` (6), gpt_oss alternates, llama4's
+RoPE layers (``no_rope_layers``, default: all but every 4th) use chunked attention, and
+mistral/mixtral/phi3 use ``sliding_window`` on every layer (qwen2/qwen3: only with
+``use_sliding_window``, on layers ≥ ``max_window_layers``).
+Precision: ``torch_dtype`` (or ``dtype``) is the unquantized dtype; ``quantization_config``:
+fp8 with weight_block_size [128, 128] -> fp8_block128 on all linear layers, fp8 without blocks ->
+fp8, mxfp4 -> mxfp4 routed experts, awq/gptq 4-bit group g -> int4_g<g> (8-bit -> int8) on
+all linear layers; compressed-tensors with one scheme: fp8 / int8 / int4 group g likewise.
+The formats' scales are counted (calc.dtypes.FORMAT_BITS); int4_g<g> counts a 4-bit zero point
+per group, also for symmetric schemes that store none (< 1 % of the int4 bytes).
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import model_shape
+from .errors import CalcError
+from .specs import ModelSpec
+
+FIELD = "hf_config"
+SUPPORTED = (
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
+    "deepseek_v3", "gemma2", "gemma3", "gemma3_text", "gpt_oss", "llama4", "llama4_text", "phi3",
+    "granite", "olmo2",
+)
+NESTED = ("gemma3", "llama4")        # the language model is in text_config
+
+# transformers' defaults for keys real configs omit (configuration_<type>.py)
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "gemma2": {"vocab_size": 256000, "head_dim": 256, "num_key_value_heads": 4,
+               "sliding_window": 4096, "max_position_embeddings": 8192,
+               "tie_word_embeddings": True},
+    "gemma3_text": {"vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216,
+                    "num_hidden_layers": 26, "num_attention_heads": 8, "num_key_value_heads": 4,
+                    "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 4096,
+                    "sliding_window_pattern": 6, "tie_word_embeddings": True},
+    "gpt_oss": {"head_dim": 64, "sliding_window": 128, "attention_bias": True,
+                "tie_word_embeddings": False},
+    "llama4_text": {"head_dim": 128, "intermediate_size_mlp": 16384,
+                    "interleave_moe_layer_step": 1, "no_rope_layer_interval": 4,
+                    "attention_chunk_size": 8192, "num_local_experts": 16,
+                    "num_experts_per_tok": 1, "tie_word_embeddings": False},
+    "mistral": {"sliding_window": 4096},
+    "qwen3": {"head_dim": 128},
+    "qwen3_moe": {"head_dim": 128, "decoder_sparse_step": 1, "mlp_only_layers": []},
+    "qwen2_moe": {"decoder_sparse_step": 1, "mlp_only_layers": []},
+    "deepseek_v2": {"first_k_dense_replace": 0, "moe_layer_freq": 1, "topk_method": "greedy"},
+    "deepseek_v3": {"first_k_dense_replace": 3, "moe_layer_freq": 1, "topk_method": "noaux_tc",
+                    "n_shared_experts": 1},
+}
+REQUIRED_COMMON = ("hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size",
+                   "intermediate_size")
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "mixtral": ("num_local_experts", "num_experts_per_tok"),
+    "qwen2_moe": ("num_experts", "num_experts_per_tok", "moe_intermediate_size",
+                  "shared_expert_intermediate_size"),
+    "qwen3_moe": ("num_experts", "num_experts_per_tok", "moe_intermediate_size"),
+    "deepseek_v2": ("kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+                    "n_routed_experts", "num_experts_per_tok", "moe_intermediate_size"),
+    "deepseek_v3": ("kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+                    "n_routed_experts", "num_experts_per_tok", "moe_intermediate_size"),
+    "gpt_oss": ("num_local_experts",),
+}
+TORCH_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+# sanity limits (the same as calc.inputs.LIMITS for the custom shape); other integers: MAX_VALUE
+MAXIMA = {"num_hidden_layers": 10_000, "hidden_size": 1_048_576, "num_attention_heads": 65_536,
+          "num_key_value_heads": 65_536, "head_dim": 65_536, "vocab_size": 16_777_216,
+          "intermediate_size": 16_777_216}
+MAX_VALUE = 2**40
+
+
+def _fail(key: str, params: Mapping[str, Any] | None = None) -> CalcError:
+    return CalcError(FIELD, key, dict(params or {}))
+
+
+class _Reader:
+    """Typed access to one (merged) config with defaults; errors name the key."""
+
+    def __init__(self, raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> None:
+        self.raw = raw
+        self.defaults = defaults
+
+    def get(self, key: str) -> Any:
+        """The config's value (an explicit null stays null), else transformers' default."""
+        return self.raw[key] if key in self.raw else self.defaults.get(key)
+
+    def has(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def integer(self, key: str, default: int | None = None, minimum: int = 1) -> int:
+        value = self.get(key)
+        if value is None:
+            if default is None:
+                raise _fail("hf_missing_key", {"value": key})
+            return default
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise _fail("hf_bad_value", {"value": key})
+        if value > MAXIMA.get(key, MAX_VALUE):
+            raise _fail("hf_bad_value", {"value": key})
+        return value
+
+    def optional_integer(self, key: str) -> int | None:
+        return self.integer(key, minimum=0) if self.has(key) else None
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise _fail("hf_bad_value", {"value": key})
+        return value
+
+    def int_list(self, key: str) -> list[int] | None:
+        value = self.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise _fail("hf_bad_value", {"value": key})
+        return list(value)
+
+    def str_list(self, key: str) -> list[str] | None:
+        value = self.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _fail("hf_bad_value", {"value": key})
+        return list(value)
+
+
+def _text_config(config: Mapping[str, Any], model_type: str) -> tuple[str, dict[str, Any]]:
+    """(text model_type, merged text config): nested text_config wins, top level fills gaps."""
+    if model_type not in NESTED:
+        return model_type, dict(config)
+    nested = config.get("text_config")
+    if nested is None:
+        nested = {}
+    if not isinstance(nested, dict):
+        raise _fail("hf_bad_value", {"value": "text_config"})
+    merged = {k: v for k, v in config.items() if k not in ("text_config", "vision_config")}
+    merged.update(nested)
+    return f"{model_type}_text", merged
+
+
+def _layer_pattern(model_type: str, cfg: _Reader, layers: int) -> tuple[int, int, str]:
+    """(local layers, window, kind)."""
+    types = cfg.str_list("layer_types")
+    if model_type == "llama4_text":
+        chunk = cfg.optional_integer("attention_chunk_size")
+        if not chunk:
+            return 0, 0, ""
+        if types is not None and len(types) == layers:
+            local = sum(1 for t in types if t in ("chunked_attention", "sliding_attention"))
+            return local, chunk, "chunked"
+        rope = cfg.int_list("no_rope_layers")
+        if rope and len(rope) == layers:
+            return sum(1 for flag in rope if flag), chunk, "chunked"
+        interval = cfg.integer("no_rope_layer_interval")
+        return sum(1 for i in range(layers) if (i + 1) % interval != 0), chunk, "chunked"
+    window = cfg.optional_integer("sliding_window") or 0
+    if model_type in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe"):
+        if not cfg.flag("use_sliding_window", False) or not window:
+            return 0, 0, ""
+        if types is None:
+            first = cfg.integer("max_window_layers", default=layers, minimum=0)
+            return max(0, layers - first), window, "sliding"
+    if not window:
+        return 0, 0, ""
+    if types is not None:
+        if len(types) != layers:
+            raise _fail("hf_bad_value", {"value": "layer_types"})
+        return sum(1 for t in types if t == "sliding_attention"), window, "sliding"
+    if model_type in ("gemma2", "gpt_oss"):
+        return sum(1 for i in range(layers) if (i + 1) % 2), window, "sliding"
+    if model_type == "gemma3_text":
+        pattern = cfg.integer("sliding_window_pattern", default=6)
+        return sum(1 for i in range(layers) if (i + 1) % pattern), window, "sliding"
+    if model_type in ("mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe"):
+        return layers, window, "sliding"
+    return 0, 0, ""
+
+
+def _moe_layer_flags(model_type: str, cfg: _Reader, layers: int, experts: int) -> list[bool]:
+    if not experts:
+        return [False] * layers
+    if model_type in ("deepseek_v2", "deepseek_v3"):
+        first = cfg.integer("first_k_dense_replace", minimum=0)
+        freq = cfg.integer("moe_layer_freq")
+        return [i >= first and i % freq == 0 for i in range(layers)]
+    if model_type in ("qwen2_moe", "qwen3_moe"):
+        only = set(cfg.int_list("mlp_only_layers") or [])
+        step = cfg.integer("decoder_sparse_step")
+        return [i not in only and (i + 1) % step == 0 for i in range(layers)]
+    if model_type == "llama4_text":
+        listed = cfg.int_list("moe_layers")
+        if listed is None:
+            step = cfg.integer("interleave_moe_layer_step")
+            listed = list(range(step - 1, layers, step))
+        chosen = set(listed)
+        return [i in chosen for i in range(layers)]
+    return [True] * layers
+
+
+def _precision(config: Mapping[str, Any], cfg: _Reader) -> tuple[str, str, str | None]:
+    """(unquantized dtype, linear dtype, routed expert dtype or None = same as linear)."""
+    torch_dtype = cfg.get("torch_dtype") or cfg.get("dtype") or "bfloat16"
+    if not isinstance(torch_dtype, str) or torch_dtype not in TORCH_DTYPES:
+        raise _fail("hf_bad_value", {"value": "torch_dtype"})
+    base = TORCH_DTYPES[torch_dtype]
+    quant = config.get("quantization_config") or cfg.get("quantization_config")
+    if quant is None:
+        return base, base, None
+    if not isinstance(quant, dict):
+        raise _fail("hf_bad_value", {"value": "quantization_config"})
+    method = str(quant.get("quant_method", ""))
+    if method == "fp8":
+        block = quant.get("weight_block_size")
+        if block is None:
+            return base, "fp8", None
+        if block == [128, 128]:
+            return base, "fp8_block128", None
+    elif method == "mxfp4":
+        return base, base, "mxfp4"
+    elif method in ("awq", "gptq"):
+        bits = quant.get("bits", quant.get("w_bit"))
+        group = quant.get("group_size", quant.get("q_group_size"))
+        if bits == 8:
+            return base, "int8", None
+        if bits == 4 and group in (32, 64, 128):
+            return base, f"int4_g{group}", None
+        if bits == 4 and group == -1:
+            return base, "int4", None
+    elif method == "compressed-tensors":
+        found = _compressed_tensors(quant)
+        if found is not None:
+            return base, found, None
+    raise _fail("hf_unsupported_quantization", {"value": method or "?"})
+
+
+def _compressed_tensors(quant: Mapping[str, Any]) -> str | None:
+    """The weight format of a compressed-tensors config with one scheme (llm-compressor FP8,
+    W8A8, W4A16): fp8 (block 128×128: fp8_block128), int8, int4 with group 32/64/128."""
+    groups = quant.get("config_groups")
+    if not isinstance(groups, dict) or len(groups) != 1:
+        return None
+    scheme = next(iter(groups.values()))
+    weights = scheme.get("weights") if isinstance(scheme, dict) else None
+    if not isinstance(weights, dict):
+        return None
+    bits, kind = weights.get("num_bits"), weights.get("type")
+    if bits == 8 and kind == "float":
+        block = weights.get("block_structure")
+        return "fp8_block128" if block == [128, 128] else "fp8" if block is None else None
+    if bits == 8 and kind == "int":
+        return "int8"
+    group = weights.get("group_size")
+    if bits == 4 and kind == "int" and group in (32, 64, 128):
+        return f"int4_g{group}"
+    return None
+
+
+def parse(config: Any, model_id: str = "hf-config") -> ModelSpec:
+    """ModelSpec of a parsed config.json (CalcError with field "hf_config" on any problem)."""
+    if not isinstance(config, dict):
+        raise _fail("hf_config_not_object")
+    outer_type = config.get("model_type")
+    if not isinstance(outer_type, str) or not outer_type:
+        raise _fail("hf_missing_key", {"value": "model_type"})
+    if outer_type not in SUPPORTED:
+        raise _fail("hf_unsupported_model_type", {"value": outer_type[:40]})
+    model_type, merged = _text_config(config, outer_type)
+    cfg = _Reader(merged, DEFAULTS.get(model_type, {}))
+    for key in (*REQUIRED_COMMON, *REQUIRED.get(model_type, ())):
+        cfg.integer(key)
+    return _build(model_type, cfg, config, model_id)
+
+
+def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: str) -> ModelSpec:
+    h = cfg.integer("hidden_size")
+    layers = cfg.integer("num_hidden_layers")
+    heads = cfg.integer("num_attention_heads")
+    kv_heads = cfg.integer("num_key_value_heads", default=heads)
+    if heads % kv_heads:
+        raise _fail("hf_bad_value", {"value": "num_key_value_heads"})
+    head_dim = cfg.integer("head_dim", default=max(1, h // heads))
+    intermediate = cfg.integer("intermediate_size")
+    vocab = cfg.integer("vocab_size")
+    tied = cfg.flag("tie_word_embeddings", model_type in ("gemma2", "gemma3_text"))
+    mla = model_type in ("deepseek_v2", "deepseek_v3")
+    # MoE
+    experts = active = expert_width = shared = shared_width = 0
+    if model_type in ("mixtral", "gpt_oss", "llama4_text"):
+        experts = cfg.integer("num_local_experts")
+        key = "experts_per_token" if model_type == "gpt_oss" and not cfg.has(
+            "num_experts_per_tok") else "num_experts_per_tok"
+        active = cfg.integer(key)
+        expert_width = intermediate
+    elif model_type in ("qwen2_moe", "qwen3_moe"):
+        experts = cfg.integer("num_experts", minimum=0)
+        active = cfg.integer("num_experts_per_tok")
+        expert_width = cfg.integer("moe_intermediate_size")
+        if model_type == "qwen2_moe":
+            shared, shared_width = 1, cfg.integer("shared_expert_intermediate_size")
+    elif mla:
+        experts = cfg.integer("n_routed_experts")
+        active = cfg.integer("num_experts_per_tok")
+        expert_width = cfg.integer("moe_intermediate_size")
+        shared = cfg.integer("n_shared_experts", default=0, minimum=0)
+        shared_width = expert_width
+    if model_type == "llama4_text":
+        shared, shared_width = 1, intermediate
+        intermediate = cfg.integer("intermediate_size_mlp")
+    if active > experts:
+        raise _fail("hf_bad_value", {"value": "num_experts_per_tok"})
+    moe_flags = _moe_layer_flags(model_type, cfg, layers, experts)
+    dense_layers = sum(1 for flag in moe_flags if not flag) if experts else 0
+    local, window, kind = _layer_pattern(model_type, cfg, layers)
+    base, linear, expert_dtype = _precision(config, cfg)
+    spec = ModelSpec(
+        id=model_id, name=str(config.get("_name_or_path") or model_type)[:80],
+        architecture="decoder", params=0, active_params=0, layers=layers, hidden=h,
+        heads=heads,
+        kv_heads=heads if mla else kv_heads,
+        head_dim=(cfg.integer("qk_nope_head_dim") + cfg.integer("qk_rope_head_dim")) if mla
+        else head_dim,
+        intermediate=intermediate, vocab=vocab, gated_mlp=True, tied_embeddings=tied,
+        experts=experts, active_experts=active,
+        max_position_embeddings=cfg.optional_integer("max_position_embeddings"),
+        expert_intermediate=expert_width if expert_width != intermediate else 0,
+        shared_experts=shared,
+        shared_expert_intermediate=shared_width if shared_width != (expert_width or intermediate)
+        else 0,
+        dense_layers=dense_layers,
+        attention="mla" if mla else "gqa",
+        q_lora_rank=(cfg.optional_integer("q_lora_rank") or 0) if mla else 0,
+        kv_lora_rank=cfg.integer("kv_lora_rank") if mla else 0,
+        qk_rope_head_dim=cfg.integer("qk_rope_head_dim") if mla else 0,
+        qk_nope_head_dim=cfg.integer("qk_nope_head_dim") if mla else 0,
+        v_head_dim=cfg.integer("v_head_dim") if mla else 0,
+        local_layers=local, local_window=window if local else 0, local_kind=kind if local else "",
+        checkpoint_dtype=base, linear_dtype=linear if linear != base else None,
+        expert_dtype=expert_dtype,
+    )
+    total, active_params = model_shape.count(spec, _extras(model_type, cfg, spec))
+    return _with_params(spec, total, active_params)
+
+
+def _with_params(spec: ModelSpec, total: int, active: int) -> ModelSpec:
+    from dataclasses import replace
+
+    return replace(spec, params=total, active_params=active)
+
+
+def _extras(model_type: str, cfg: _Reader, spec: ModelSpec) -> model_shape.ShapeExtras:
+    """Norms, biases, sinks and routers: the parameters besides the matrices."""
+    h, hd = spec.hidden, spec.head_dim
+    q_width, kv_width = spec.heads * hd, spec.kv_heads * hd
+    norms = 2 * h
+    per_layer = 0
+    if model_type in ("gemma2", "gemma3_text"):
+        norms = 4 * h
+    if model_type in ("qwen3", "qwen3_moe", "gemma3_text"):
+        per_layer += 2 * hd                              # q_norm, k_norm over head_dim
+    if model_type == "olmo2":
+        per_layer += q_width + kv_width                  # q_norm, k_norm over the projections
+    if model_type in ("qwen2", "qwen2_moe"):
+        per_layer += q_width + 2 * kv_width              # q, k, v biases
+    elif model_type == "gpt_oss" or (
+        model_type in ("llama", "mistral", "granite") and cfg.flag("attention_bias", False)
+    ):
+        per_layer += q_width + 2 * kv_width + h          # q, k, v, o biases
+    if model_type == "gpt_oss":
+        per_layer += spec.heads                          # attention sinks
+    if spec.attention == "mla":
+        norms += spec.kv_lora_rank + spec.q_lora_rank    # kv_a_layernorm, q_a_layernorm
+    per_moe_layer = h * spec.experts if spec.experts else 0   # router
+    per_expert = 0
+    if model_type == "gpt_oss":
+        per_moe_layer += spec.experts                    # router bias
+        per_expert = 2 * spec.expert_width + h           # gate_up and down biases
+    if model_type == "deepseek_v3" or (
+        model_type == "deepseek_v2" and cfg.get("topk_method") == "noaux_tc"
+    ):
+        per_moe_layer += spec.experts                    # e_score_correction_bias
+    if model_type == "qwen2_moe":
+        per_moe_layer += h                               # shared_expert_gate
+    per_dense_mlp = 0
+    if model_type in ("llama", "granite") and cfg.flag("mlp_bias", False):
+        per_dense_mlp = 2 * spec.intermediate + h
+    return model_shape.ShapeExtras(
+        per_layer=per_layer + norms, per_moe_layer=per_moe_layer, per_expert=per_expert,
+        per_dense_mlp=per_dense_mlp, final=h,
+    )

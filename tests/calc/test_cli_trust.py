@@ -1,0 +1,130 @@
+"""Issue 9 through the CLI: fit gate, data types per hardware, answers where one exists,
+TP for an objective, and every option explained (unit and default)."""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from calc.cli import OPTIONS, build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+NUMERIC_OPTIONS = {"params", "active-params", "layers", "hidden", "heads", "kv-heads",
+                   "head-dim", "intermediate", "vocab", "experts", "active-experts", "tp",
+                   "batch", "seq-len", "input-len", "output-len", "hours", "count", "tokens",
+                   "mfu", "zero", "pp", "dp"}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "calc", *args], cwd=ROOT, capture_output=True, text=True,
+        timeout=120, check=False,
+    )
+
+
+def subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_every_option_of_every_subcommand_has_help_with_default_and_unit() -> None:
+    for command, sub in subparsers().items():
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            text = action.help or ""
+            assert text.strip(), (command, action.dest)
+            assert "(default: " in text or "(required)" in text, (command, action.dest, text)
+            name = action.option_strings[0][2:] if action.option_strings else action.dest
+            if name in NUMERIC_OPTIONS:
+                assert re.search(r"\[[^\]]+\]", text), (command, name, "no [unit]")
+
+
+def test_option_registry_covers_every_option() -> None:
+    for sub in subparsers().values():
+        for action in sub._actions:
+            for flag in action.option_strings:
+                if flag.startswith("--") and flag not in ("--help", "--json"):
+                    assert flag[2:] in OPTIONS, flag
+
+
+def test_help_is_printed_with_units_and_defaults() -> None:
+    done = cli("perf", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "--objective" in text and "(default: latency for perf, cost for compare)" in text
+    assert "[tokens]" in text and "(default: 1)" in text
+
+
+def test_setup_that_does_not_fit_has_no_speed_or_cost() -> None:
+    done = cli("perf", "--model", "llama-3.1-8b", "--instance", "g4dn.xlarge", "--batch", "32",
+               "--input-len", "1024", "--output-len", "1024", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["fits"] is False
+    for field in ("ttft_s", "tpot_s", "output_tokens_per_s", "usd_per_million_output_tokens"):
+        assert result[field] is None
+    assert result["fit_reason"]["key"] == "does_not_fit_any_tp"
+    assert result["suggestions"] and all("params" in s for s in result["suggestions"])
+    text = cli("perf", "--model", "llama-3.1-70b", "--instance", "inf2.xlarge", "--input-len",
+               "128", "--output-len", "128")
+    assert text.returncode == 0
+    assert text.stdout.startswith("does not fit")
+    assert "suggestion" in text.stdout
+    compare = cli("compare", "--model", "llama-3.1-70b", "--instances",
+                  "inf2.xlarge,inf2.48xlarge", "--json")
+    rows = {row["instance"]: row for row in json.loads(compare.stdout)["rows"]}
+    assert rows["inf2.xlarge"]["usd_per_million_output_tokens"] is None
+    assert rows["inf2.48xlarge"]["usd_per_million_output_tokens"] is not None
+    train = cli("train", "--model", "llama-3.1-70b", "--instance", "trn1.32xlarge", "--tokens",
+                "1000000000", "--seq-len", "4096", "--json")
+    assert json.loads(train.stdout)["cost_usd"] is None
+
+
+def test_unsupported_dtype_exits_2_naming_the_supported_ones() -> None:
+    done = cli("perf", "--model", "llama-3.1-8b", "--instance", "g4dn.xlarge", "--dtype",
+               "bf16", "--input-len", "8", "--output-len", "8")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "bf16" in lines[0] and "fp16" in lines[0]
+    listing = cli("list", "instances", "--json")
+    items = {item["id"]: item for item in json.loads(listing.stdout)["items"]}
+    assert "bf16" not in items["g4dn.xlarge"]["dtypes_supported"]
+    assert items["g4dn.xlarge"]["default_dtype"] == "fp16"
+    assert "fp8" in items["trn2.48xlarge"]["dtypes_supported"]
+
+
+def test_answers_where_an_honest_one_exists() -> None:
+    a10g = json.loads(cli("perf", "--model", "llama-3.1-8b", "--instance", "g5.xlarge",
+                          "--input-len", "128", "--output-len", "128", "--json").stdout)
+    assert a10g["tpot_s"] > 0 and a10g["peak_is_proxy"] is True
+    fallback = cli("price", "--instance", "p5e.48xlarge")
+    assert fallback.returncode == 0
+    assert "capacity-block" in fallback.stdout and "n/a" not in fallback.stdout
+    unpriced = cli("compare", "--model", "llama-3.1-8b", "--instances",
+                   "trn2.48xlarge,p5e.48xlarge")
+    assert unpriced.returncode == 0
+    assert "n/a" not in unpriced.stdout and "price not published" in unpriced.stdout
+
+
+def test_objective_picks_the_tp_and_says_why() -> None:
+    args = ("perf", "--model", "llama-3.1-70b", "--instance", "trn2.48xlarge", "--input-len",
+            "2048", "--output-len", "256", "--json")
+    latency = json.loads(cli(*args, "--objective", "latency").stdout)
+    cost = json.loads(cli(*args, "--objective", "cost").stdout)
+    assert latency["tp_degree"] > cost["tp_degree"]
+    assert latency["tp_other_objective"]["tp"] == cost["tp_degree"]
+    assert cost["tp_other_objective"]["tp"] == latency["tp_degree"]
+    bad = cli(*args, "--objective", "speed")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_dtypes_command_lists_what_the_hardware_has() -> None:
+    done = cli("dtypes", "--instance", "p3dn.24xlarge", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["dtypes_supported"] == ["fp32", "fp16", "int8", "int4"]
+    assert result["default_dtype"] == "fp16"
