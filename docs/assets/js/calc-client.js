@@ -38,6 +38,7 @@ class CalcClient {
     this.nextId = 1;
     this.worker = null;
     this.restarts = 0;
+    this.answered = false;
     this.newReadyPromise();
   }
 
@@ -161,6 +162,7 @@ class CalcClient {
       return;
     }
     this.restarts += 1;
+    this.answered = false;
     this.newReadyPromise();
     this.setStatus({ state: "loading", stage: "restarting", reason, restarts: this.restarts });
     this.armStartup();
@@ -186,6 +188,7 @@ class CalcClient {
     if (this.status.state !== "failed") return;
     this.timeouts = { ...TIMEOUTS, ...(window.__nfgCalcTimeouts || {}) };
     this.restarts = 0;
+    this.answered = false;
     this.newReadyPromise();
     this.setStatus({ state: "loading", stage: "runtime-download", reason: null });
     this.armStartup();
@@ -224,6 +227,7 @@ class CalcClient {
         if (!entry) return;
         this.pending.delete(message.id);
         clearTimeout(entry.timer);
+        this.answered = true;
         if (message.type === "result") entry.resolve(message.response);
         else if (message.type === "display") entry.resolve(message.display);
         else entry.reject(new Error(message.reason));
@@ -242,10 +246,12 @@ class CalcClient {
     clearTimeout(this.pongTimer);
     this.pongTimer = null;
     return new Promise((resolve, reject) => {
+      // the first request after a start also loads the data files: twice the time
+      const limit = this.timeouts.requestMs * (this.answered ? 1 : 2);
       const timer = setTimeout(() => {
         if (!this.pending.has(id)) return;
         this.lost(`request ${id} timed out`);
-      }, this.timeouts.requestMs);
+      }, limit);
       this.pending.set(id, { resolve, reject, timer });
       this.worker.postMessage({ ...message, id });
     });
