@@ -50,9 +50,10 @@ def test_killed_then_stalled_worker_restarts_once_then_says_so(browser_site: Any
     probe = open_fast(open_page, page_url(browser_site.base_url, lang, "memory"))
     page = probe.page
     assert wait_state(page, "ready", "failed") == "ready"
+    assert wait_results(page, "live", timeout=60_000) == "live"
     # 1. kill the worker: the liveness check notices, the page restarts it and goes live again
     page.evaluate("() => window.__nfgCalcBoot.worker.terminate()")
-    page.wait_for_selector('.nfg-calc[data-restarts="1"]', state="attached", timeout=10_000)
+    page.wait_for_selector('.nfg-calc[data-restarts="1"]', state="attached", timeout=60_000)
     state = wait_state(page, "ready", "failed")
     assert state == "ready", page.get_attribute(".nfg-calc", "data-stage")
     set_input(page, "batch", "3")
@@ -87,10 +88,11 @@ def test_stalled_request_times_out_and_restarts(browser_site: Any, open_page: An
     probe = open_fast(open_page, page_url(browser_site.base_url, lang, "price"))
     page = probe.page
     assert wait_state(page, "ready", "failed") == "ready"
+    assert wait_results(page, "live", timeout=60_000) == "live"
     page.evaluate(STALL_WORKER_JS)  # the boot worker stops answering
     set_input(page, "hours", "100")
     assert results_state(page) == "updating"
-    page.wait_for_selector('.nfg-calc[data-restarts="1"]', state="attached", timeout=15_000)
+    page.wait_for_selector('.nfg-calc[data-restarts="1"]', state="attached", timeout=60_000)
     assert wait_state(page, "ready", "failed") == "ready"
     assert wait_results(page, "live", timeout=30_000) == "live"
     assert page.get_attribute('.nfg-calc [data-field="usd_total"]', "data-value") == next(
