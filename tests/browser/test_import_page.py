@@ -28,7 +28,8 @@ LLAMA_CONFIG = {
     "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": False,
     "head_dim": 128, "max_position_embeddings": 131072, "torch_dtype": "bfloat16",
 }
-MOE = {"params": "46.7B", "layers": "32", "hidden": "4096", "heads": "32", "kv_heads": "8",
+PARAMS_TYPED = {"en": "46.7B", "ja": "467億", "es": "46,7e9"}  # each page's own writing
+MOE = {"params": "", "layers": "32", "hidden": "4096", "heads": "32", "kv_heads": "8",
        "intermediate": "14336", "vocab": "32000", "experts": "8", "active_experts": "2"}
 
 
@@ -53,7 +54,7 @@ def test_custom_moe_fields(browser_site: Any, open_page: Any, lang: str) -> None
         assert page.is_visible(f'.nfg-calc [data-input="{name}"]'), name
         label = page.inner_text(f'.nfg-calc [data-input="{name}"] label')
         assert label == display.strings.field_labels(lang)[name]
-    for name, value in MOE.items():
+    for name, value in {**MOE, "params": PARAMS_TYPED[lang]}.items():
         before = _computed(page)
         set_input(page, name, value)
         _wait_live_for(page, before)
