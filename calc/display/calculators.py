@@ -230,8 +230,7 @@ PRICE = Calculator(
                  Request("main", "price", ("instance", "region", "hours")),
                  Request("tokens", "perf",
                          ("model", "instance", "region", "batch", "input_len", "output_len",
-                          *_OBJECTIVE_PARAM),
-                         fixed=(("dtype", "bf16"),)),
+                          *_OBJECTIVE_PARAM)),  # dtype: the hardware's default
                  Request("run", "train", ("model", "instance", "region", "count", "tokens"),
                          fixed=(("seq_len", 4096),)),
                  Request("compare", "compare", ("region", "hours")),

@@ -188,8 +188,8 @@ class CalculatorWidget {
     for (const dd of this.root.querySelectorAll(".nfg-calc__outputs dd")) {
       dd.textContent = "";
       dd.removeAttribute("data-value");
-      if (dd.classList.contains("nfg-calc__basis")) dd.hidden = true;
     }
+    for (const basis of this.root.querySelectorAll(".nfg-calc__basis")) basis.hidden = true;
     this.root.querySelector(".nfg-calc__math tbody").replaceChildren();
     this.root.querySelector(".nfg-calc__verdict").hidden = true;
     this.root.querySelector(".nfg-calc__notes").replaceChildren();
@@ -252,10 +252,13 @@ class CalculatorWidget {
     document.documentElement.removeAttribute("data-nfg-link");
     if (display.ok) {
       this.lastGood = display;
-      this.current = display;
+      this.current = (display.errors || []).length ? null : display;
       this.renderResult(display);
-      this.root.dataset.results = "live";
-      this.statusText.textContent = this.config.status.ready;
+      // live only when every input on screen was used: an error in a secondary input (the
+      // price page's token or run fields) leaves the shown numbers marked, not live
+      const clean = !(display.errors || []).length;
+      this.root.dataset.results = clean ? "live" : "error";
+      this.statusText.textContent = clean ? this.config.status.ready : this.config.status.input_error;
     } else {
       // inputs with an error: the previous numbers stay only dimmed and marked as not live
       // (after a new model / instance / mode or a shared link they were already removed)
