@@ -181,6 +181,29 @@ def _describe_chip(raw: Mapping[str, Any]) -> str:
 def dtypes_op(req: inputs.Request) -> dict[str, Any]:
     """The data types an instance's accelerator has (trust, issue 9): the page offers these."""
     return {**dtype_support.describe(req.instance()), "derivation": []}
+def advise(req: inputs.Request) -> dict[str, Any]:
+    from .advise import advise as search
+
+    return search(req)
+
+
+def advise_train(req: inputs.Request) -> dict[str, Any]:
+    from .advise_train import advise_train as search
+
+    return search(req)
+
+
+def snippet(req: inputs.Request) -> dict[str, Any]:
+    from .snippets import snippet as serving_snippet
+
+    model = req.model
+    return serving_snippet(
+        model_id="custom" if model is None else model.id, instance_id=req.instance().id,
+        tp=req.get_int("tp"), batch=req.get_int("batch"), input_len=req.get_int("input_len"),
+        output_len=req.get_int("output_len"), dtype=req.get_text("dtype"),
+        kv_dtype=req.get_opt_text("kv_dtype"),
+        framework=req.get_opt_text("framework"),
+    ).as_dict() | {"derivation": []}
 
 
 HANDLERS: dict[str, Handler] = {
@@ -192,6 +215,9 @@ HANDLERS: dict[str, Handler] = {
     "compare": compare,
     "list": listing,
     "dtypes": dtypes_op,
+    "advise": advise,
+    "advise_train": advise_train,
+    "snippet": snippet,
 }
 
 

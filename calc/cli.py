@@ -127,6 +127,25 @@ OPTIONS: dict[str, Option] = {
     "sp": Option("sequence parallelism on", "off", takes_value=False),
     "pp": Option("pipeline-parallel degree", "1", "stages", metavar="N"),
     "dp": Option("data-parallel degree", "all remaining devices", "replicas", metavar="N"),
+    # advisor (issue 11)
+    "request-rate": Option("request rate to serve (not with --tokens-per-day)",
+                           "none: rank by $ per 1M output tokens", "requests/s", metavar="R"),
+    "tokens-per-day": Option("output tokens to serve per day (not with --request-rate)", "none",
+                             "tokens", metavar="N"),
+    "ttft-max": Option("time-to-first-token target", "none", "s", metavar="S"),
+    "tpot-max": Option("time-per-output-token target", "none", "s", metavar="S"),
+    "family": Option("accelerators searched: all, neuron or gpu", "all", metavar="FAMILY"),
+    "framework": Option("serving framework passed to perf (see data/frameworks.toml)",
+                        "perf's default for the instance", metavar="NAME"),
+    "max-batch": Option("largest batch (concurrent sequences per replica) searched", "256",
+                        "sequences", metavar="N"),
+    "pad-heads": Option("also offer TP degrees that do not divide the attention heads "
+                        "(head padding)", "off", takes_value=False),
+    "deadline-h": Option("training deadline (give it or --budget-usd)", "none", "hours",
+                         metavar="H"),
+    "budget-usd": Option("training budget (give it or --deadline-h)", "none", "USD",
+                         metavar="USD"),
+    "max-count": Option("most instances searched", "1024", "instances", metavar="N"),
 }
 MODEL_OPTIONS = ("model", "params", "active-params", "layers", "hidden", "heads", "kv-heads",
                  "head-dim", "intermediate", "vocab", "experts", "active-experts",
@@ -155,6 +174,17 @@ COMMANDS: dict[str, tuple[str, bool, tuple[str, ...], str]] = {
                 "price (and, with a model, speed and $/1M tokens) for several instances"),
     "dtypes": ("dtypes", False, ("instance",),
                "the data types an instance's accelerator has (the ones the calculators accept)"),
+    # advisor (issue 11)
+    "advise": ("advise", True, ("dtype", "kv-dtype", "input-len", "output-len", "request-rate",
+                                "tokens-per-day", "ttft-max", "tpot-max", "region",
+                                "price-kind", "family", "framework", "max-batch", "pad-heads"),
+               "which instance: every instance x TP x batch x count that fits and meets the "
+               "targets, cheapest first"),
+    "advise-train": ("advise_train", True, ("tokens", "seq-len", "deadline-h", "budget-usd",
+                                            "dtype", "mfu", "region", "price-kind", "family",
+                                            "max-count", "recipe"),
+                     "which instance to train on: cheapest type x count for a deadline or "
+                     "budget"),
 }
 JSON_HELP = "print the result as one JSON object (the api result) (default: off: a summary)"
 LIST_WHAT = ("models", "instances", "chips")
@@ -337,6 +367,10 @@ def _suggestion_lines(result: dict[str, Any]) -> list[str]:
 def summary(kind: str, result: dict[str, Any]) -> str:
     if kind == "list":
         return "\n".join(f"{item['id']:<28} {item['description']}" for item in result["items"])
+    if kind in ("advise", "advise_train"):
+        from .advise_text import summary as advise_summary
+
+        return advise_summary(kind, result)
     if kind == "compare":
         lines = []
         for row in result["rows"]:

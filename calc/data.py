@@ -35,6 +35,8 @@ _TABLES: dict[str, tuple[str, str]] = {
     "assumptions": ("assumptions.toml", "assumption"),
     "glossary": ("glossary.toml", "term"),
     "claims": ("claims.toml", "claim"),
+    "api_prices": ("api_prices.toml", "api_price"),              # advisor (issue 11)
+    "framework_support": ("framework_support.toml", "framework"),  # advisor (issue 11)
 }
 RECORD_NAMES = (*_TABLES, "sources")
 

@@ -47,6 +47,9 @@ def storage_bits(dtype: str, field: str = "dtype") -> Fraction:
 
 def bytes_for(count: int, dtype: str) -> int:
     """Integer bytes to hold ``count`` elements of ``dtype`` (rounded up for sub-byte types)."""
+    plain = DTYPE_BITS.get(dtype)
+    if plain is not None and dtype not in FORMAT_BITS:  # whole bits: the same value, no Fraction
+        return -(-(count * plain) // BITS_PER_BYTE)     # (hot: memory.fit's searches)
     total_bits = count * storage_bits(dtype)
     return -(-total_bits.numerator // (total_bits.denominator * BITS_PER_BYTE))
 

@@ -428,6 +428,18 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     # trust (issue 9): TP objective when no TP is given; labelled price fallback
     Param("objective", "choice", choices=_objectives),
     Param("price_fallback", "flag"),
+    # advisor (issue 11): advise / advise_train / snippet
+    Param("request_rate", "number", minimum=0.0, maximum=1e7, unit="requests/s"),
+    Param("tokens_per_day", "number", minimum=0.0, maximum=1e15, unit="tokens"),
+    Param("ttft_max", "number", minimum=0.0, maximum=1e6, unit="s"),
+    Param("tpot_max", "number", minimum=0.0, maximum=1e6, unit="s"),
+    Param("family", "choice", choices=lambda: ("all", "neuron", "gpu")),
+    Param("framework", "text"),
+    Param("max_batch", "int", maximum=LIMITS["batch"]),
+    Param("pad_heads", "flag"),
+    Param("deadline_h", "number", minimum=0.0, maximum=1e6, unit="h"),
+    Param("budget_usd", "number", minimum=0.0, maximum=1e12, unit="USD"),
+    Param("max_count", "int", maximum=LIMITS["count"]),
 )}
 
 _MODEL = {p.name: OPTIONAL for p in _MODEL_PARAMS}
@@ -455,6 +467,17 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
                 "input_len": 128, "output_len": 128, "objective": _default_objective("compare")},
     "list": {"what": REQUIRED},
     "dtypes": {"instance": REQUIRED},
+    # advisor (issue 11); defaults: calc.advise.DEFAULT_MAX_BATCH, advise_train.DEFAULT_MAX_COUNT
+    "advise": {**_MODEL, "dtype": OPTIONAL, "kv_dtype": OPTIONAL, "input_len": REQUIRED,
+               "output_len": REQUIRED, "request_rate": OPTIONAL, "tokens_per_day": OPTIONAL,
+               "ttft_max": OPTIONAL, "tpot_max": OPTIONAL, **_PRICED, "family": "all",
+               "framework": OPTIONAL, "max_batch": 256, "pad_heads": False},
+    "advise_train": {**_MODEL, "tokens": REQUIRED, "seq_len": REQUIRED, "deadline_h": OPTIONAL,
+                     "budget_usd": OPTIONAL, "dtype": OPTIONAL, "mfu": OPTIONAL, **_PRICED,
+                     "family": "all", "max_count": 1024, "recipe": OPTIONAL},
+    "snippet": {"model": OPTIONAL, "instance": REQUIRED, "tp": REQUIRED, "batch": 1,
+                "input_len": REQUIRED, "output_len": REQUIRED, "dtype": "bf16",
+                "kv_dtype": OPTIONAL, "framework": OPTIONAL},
 }
 
 
@@ -469,6 +492,9 @@ class Request:
     # back (suggestions: the whole request with one change, to fill the form); never read for
     # values: those are in `values` / `model`, checked once.
     echo: Mapping[str, Any] = field(default_factory=dict)
+    # the model params as given (preset id or architecture fields): requests built from this one
+    # (the advisor's perf calls, the speed calculator link) pass them on unchanged
+    model_params: Mapping[str, Any] = field(default_factory=dict)
 
     def given(self, name: str) -> bool:
         return self.values.get(name) is not None
@@ -536,7 +562,11 @@ def _one(param: Param, params: Params, default: Any) -> Any:
     if not present(params, name) and not required:
         return default
     if param.type == "int":
-        return integer(params, name, minimum=int(param.minimum))
+        whole = integer(params, name, minimum=int(param.minimum))
+        if whole > param.upper():
+            raise CalcError(name, "out_of_range",
+                            {"min": int(param.minimum), "max": int(param.upper()), "value": whole})
+        return whole
     if param.type == "number":
         return number(params, name, above=param.minimum, maximum=param.upper())
     if param.type == "choice":
@@ -556,7 +586,7 @@ def parse(kind: str, params: Params) -> Request:
     accepted = KIND_PARAMS[kind]
     check_known(params, accepted)
     with_model = any(present(params, p.name) for p in _MODEL_PARAMS)
-    needs_model = kind in ("memory", "perf", "train", "train_memory")
+    needs_model = kind in ("memory", "perf", "train", "train_memory", "advise", "advise_train")
     spec = model(params) if (with_model or needs_model) and "model" in accepted else None
     values: dict[str, Any] = {}
     for name, default in accepted.items():
@@ -564,5 +594,6 @@ def parse(kind: str, params: Params) -> Request:
         if param.model:
             continue
         values[name] = _one(param, params, default)
+    given = {p.name: params[p.name] for p in _MODEL_PARAMS if present(params, p.name)}
     echo = {name: value for name, value in params.items() if present(params, name)}
-    return Request(kind=kind, values=values, model=spec, echo=echo)
+    return Request(kind=kind, values=values, model=spec, echo=echo, model_params=given)

@@ -187,6 +187,8 @@ PERFORMANCE = Calculator(
         Field("output_len", 128, modes=("inference",)),
         Field("tp", modes=("inference",)),
         *_objective("latency", modes=("inference",)),
+        Field("region", "us-east-1", modes=("inference",)),  # the advisor links in with these
+        Field("price_kind", "on-demand", modes=("inference",)),
         Field("count", 1, modes=("training",)),
         Field("tokens", 10_000_000_000, modes=("training",)),
         Field("seq_len", 4096, modes=("training",)),
@@ -196,7 +198,8 @@ PERFORMANCE = Calculator(
         Mode("inference",
              requests=(Request("main", "perf",
                                (*MODEL_PARAMS, "instance", "dtype", "batch", "input_len",
-                                "output_len", "tp", *_OBJECTIVE_PARAM)),),
+                                "output_len", "tp", *_OBJECTIVE_PARAM, "region",
+                                "price_kind")),),
              outputs=_outputs("ttft_s", "tpot_s", "output_tokens_per_s",
                               "output_tokens_per_s_per_replica", "replicas", "prefill_bound",
                               "decode_bound", "usd_per_million_output_tokens")),
@@ -245,7 +248,35 @@ PRICE = Calculator(
     reference_measurements=REFERENCE_MEASUREMENTS,
 )
 
-CALCULATORS: dict[str, Calculator] = {c.name: c for c in (MEMORY, PERFORMANCE, PRICE)}
+# "Which instance?" (issue 11): its table, Pareto chart, links and snippets are added to the
+# present() result by calc.display.advisor
+ADVISOR_PARAMS = (*MODEL_PARAMS, "input_len", "output_len", "request_rate", "tokens_per_day",
+                  "ttft_max", "tpot_max", "family", "price_kind", "region", "dtype")
+ADVISOR = Calculator(
+    name="advisor",
+    fields=(
+        Field("model", "llama-3.1-8b"),
+        *_ARCH,
+        Field("input_len", 1024),
+        Field("output_len", 256),
+        Field("request_rate"),
+        Field("tokens_per_day"),
+        Field("ttft_max"),
+        Field("tpot_max"),
+        Field("family", "all"),
+        Field("price_kind", "on-demand"),
+        Field("region", "us-east-1"),
+        Field("dtype", "bf16"),
+    ),
+    modes=(
+        Mode("default",
+             requests=(Request("main", "advise", ADVISOR_PARAMS),),
+             outputs=_outputs("requests_per_s", "output_tokens_per_s_needed",
+                              "api_usd_per_request", "api_usd_per_hour")),
+    ),
+)
+
+CALCULATORS: dict[str, Calculator] = {c.name: c for c in (MEMORY, PERFORMANCE, PRICE, ADVISOR)}
 
 
 def calculator(name: str) -> Calculator:

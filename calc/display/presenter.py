@@ -311,7 +311,7 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
                      and not link_errors}
     choices, choice_notes = _choices(spec, values, lang)
     field_names = tuple(f.name for f in spec.fields)
-    return {
+    shown = {
         "calculator": spec.name,
         "lang": lang,
         "mode": mode.id,
@@ -327,6 +327,11 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "choices": choices,
         "export_values": export_values,
     }
+    if spec.name == "advisor":  # its options table, Pareto chart, links, snippets
+        from .advisor import extend
+
+        extend(shown, lang)
+    return shown
 
 
 def present_json(request_json: str, lang: str) -> str:

@@ -32,6 +32,7 @@ PLAIN: dict[str, str] = {
     "tokens/s": "tokens_per_s",
     "cores": "cores",
     "heads": "heads",
+    "requests/s": "requests_per_s",
 }
 SCALED_DECIMALS = 2
 RATE_DECIMALS = 1
@@ -120,7 +121,12 @@ _FIELD_SUFFIXES: tuple[tuple[str, str], ...] = (
 )
 _FIELD_UNITS: dict[str, str] = {"fits": "bool", "mfu": "fraction", "cost_usd": "USD",
                                 "prefill_bound": "text", "decode_bound": "text",
-                                "kv_rule": "text"}
+                                "kv_rule": "text",
+                                # advisor (issue 11)
+                                "requests_per_s": "requests/s",
+                                "break_even_requests_per_s": "requests/s",
+                                "api_usd_per_request": "USD", "api_usd_per_hour": "USD/h",
+                                "fleet_usd_per_hour": "USD/h"}
 
 
 def result_unit(field: str) -> str:

@@ -24,11 +24,13 @@ CHANGES: dict[str, dict[str, str]] = {
     "memory": {"instance": "inf2.48xlarge", "batch": "4", "seq_len": "2048"},
     "performance": {"batch": "4", "output_len": "256", "instance": "trn1.32xlarge"},
     "price": {"instance": "inf2.48xlarge", "hours": "100", "batch": "2"},
+    "advisor": {"input_len": "512", "request_rate": "2", "family": "neuron"},
 }
 BAD_INPUT: dict[str, tuple[str, str]] = {
     "memory": ("batch", "0"),
     "performance": ("output_len", "abc"),
     "price": ("hours", "-5"),
+    "advisor": ("output_len", "0"),
 }
 
 

@@ -1,0 +1,161 @@
+"""Browser benchmark of the advisor page (issue 11 item 4; not a test): prints the figures.
+
+In Debian Chromium via Playwright, on the built site: after the worker is ready, N input
+changes on calculators/advisor/ (input length, rate, targets, family, model); for each, the time
+from the input event to the new options table in the DOM (the worker's whole calc.display.present:
+the search, the table, chart, links and snippets as text, the JSON round trip and the DOM update;
+`data-advisor-computed` is bumped by calc-advisor.js after it moved the strings in). p50 / p95 /
+max, per language; goal p95 <= 150 ms.
+
+Run: .venv/bin/python bench/bench_advise_browser.py [--changes 30] [--site-dir DIR] [--langs en,ja]
+(without --site-dir it builds the site into a temporary directory first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+# one change per step, cycling (typed as in English; es gets its decimal comma below)
+CHANGES: list[tuple[str, str]] = [
+    ("input_len", "512"), ("input_len", "2048"), ("output_len", "128"), ("output_len", "512"),
+    ("request_rate", "2"), ("tpot_max", "0.05"), ("ttft_max", "1"), ("request_rate", "5"),
+    ("tpot_max", ""), ("ttft_max", ""), ("request_rate", ""), ("tokens_per_day", "1e9"),
+    ("tokens_per_day", ""), ("family", "neuron"), ("family", "gpu"), ("family", "all"),
+    ("model", "llama-3.1-70b"), ("input_len", "1024"), ("tpot_max", "0.05"),
+    ("request_rate", "2"), ("model", "mixtral-8x7b"), ("model", "llama-3.1-8b"),
+    ("tpot_max", ""), ("request_rate", ""), ("output_len", "256"),
+]
+
+PROBE_JS = """
+window.__adv = { samples: [], t0: null };
+document.addEventListener("input", () => { window.__adv.t0 = performance.now(); }, true);
+document.addEventListener("change", () => {
+  if (window.__adv.t0 === null) window.__adv.t0 = performance.now();
+}, true);
+new MutationObserver(() => {
+  const root = document.querySelector(".nfg-calc");
+  if (!root || !root.dataset.advisorComputed) return;
+  if (root.dataset.advisorComputed !== window.__adv.last && window.__adv.t0 !== null) {
+    window.__adv.samples.push(performance.now() - window.__adv.t0);
+    window.__adv.t0 = null;
+  }
+  window.__adv.last = root.dataset.advisorComputed;
+}).observe(document, { subtree: true, attributes: true,
+                       attributeFilter: ["data-advisor-computed"] });
+"""
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript",
+                      ".js": "text/javascript", ".whl": "application/zip"}
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # the worker cancels the wasm pre-flight: a reset connection is expected
+
+
+def _serve(site_dir: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    server = _QuietServer(("127.0.0.1", port),
+                          functools.partial(_Handler, directory=str(site_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, port
+
+
+def _build(site_dir: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def _typed(value: str, lang: str) -> str:
+    return value.replace(".", ",") if lang == "es" else value
+
+
+def run_lang(browser: Any, base: str, lang: str, changes: int) -> list[float]:
+    context = browser.new_context()
+    context.add_init_script(PROBE_JS)
+    page = context.new_page()
+    prefix = "" if lang == "en" else f"{lang}/"
+    page.goto(f"{base}{prefix}calculators/advisor/", wait_until="domcontentloaded")
+    page.wait_for_selector('.nfg-calc[data-state="ready"]', state="attached", timeout=120_000)
+    for step in range(changes):
+        field, value = CHANGES[step % len(CHANGES)]
+        before = page.evaluate("window.__adv.samples.length")
+        selector = f'.nfg-calc [name="{field}"]'
+        if page.eval_on_selector(selector, "e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, _typed(value, lang))
+        page.wait_for_function("n => window.__adv.samples.length > n", arg=before,
+                               timeout=60_000)
+        time.sleep(0.05)
+    samples: list[float] = page.evaluate("window.__adv.samples")
+    context.close()
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--changes", type=int, default=30)
+    parser.add_argument("--site-dir", type=Path)
+    parser.add_argument("--langs", default="en,ja,es")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site_dir = args.site_dir or Path(tmp) / "site"
+        if args.site_dir is None:
+            _build(site_dir)
+        server, port = _serve(site_dir)
+        base = f"http://127.0.0.1:{port}/"
+        everything: list[float] = []
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            print(f"{'lang':<5} {'n':>3} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
+            for lang in args.langs.split(","):
+                samples = run_lang(browser, base, lang, args.changes)
+                everything += samples
+                print(f"{lang:<5} {len(samples):>3} {statistics.median(samples):>8.1f} "
+                      f"{_percentile(samples, 0.95):>8.1f} {max(samples):>8.1f}")
+            browser.close()
+        server.shutdown()
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        print(f"all   {len(everything):>3} {statistics.median(everything):>8.1f} "
+              f"{_percentile(everything, 0.95):>8.1f} {max(everything):>8.1f}"
+              "   (input event -> new options table in the DOM; goal p95 <= 150 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The advisor's training mode (issue 11 item 2): tokens to train and a deadline and/or a budget
+-> the cheapest instance type × count, with time, cost and error band.
+
+Built on the api results, never a second formula: time and cost are ``calc.api.train`` for the
+same params (model fields, instance, count, tokens, seq_len, dtype, mfu, region, price_kind); the
+memory check is ``calc.api.train_memory``.
+Per instance (filtered by ``family``), priced for (region, price_kind):
+  1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device
+     (api train_memory with ``recipe`` if given, else its default) —
+     ZeRO-3, full recomputation, sequence parallel, the largest allowed TP that divides the heads
+     (the layout with the least memory per device; it is reported, not a recommendation of how
+     to train);
+  2. deadline: count_deadline = ceil(time at count 1 / deadline) (train time is count⁻¹);
+     count = max(memory count, deadline count), checked with api.train at that count;
+  3. budget: options whose cost exceeds it are rejected (``over_budget``).
+Under the train model cost does not depend on the count (count × time is constant), so the
+count is the smallest that meets the memory and the deadline. Ranked by cost, then time.
+"""
+
+import math
+from typing import Any
+
+from . import data, inputs
+from .derivation import Derivation
+from .errors import CalcError
+from .price import hourly_price
+from .specs import InstanceSpec, ModelSpec
+
+SECONDS_PER_HOUR = 3600
+DEFAULT_MAX_COUNT = 1024
+
+# params: calc.inputs.KIND_PARAMS["advise_train"] (the one schema)
+
+
+def _reason(key: str, **values: Any) -> dict[str, Any]:
+    return {"key": key, "params": values}
+
+
+def _layout_tp(model: ModelSpec, instance: InstanceSpec) -> int:
+    divisors = [d for d in instance.tp_degrees if model.heads % d == 0]
+    return max(divisors) if divisors else 1
+
+
+def _memory_count(
+    base: dict[str, Any], model: ModelSpec, instance: InstanceSpec, max_count: int
+) -> tuple[int | None, dict[str, Any], CalcError | None]:
+    """(smallest fitting count on the 1, 2, 4, … ladder or None, the layout, the error
+    train_memory raised if it did)."""
+    from .api import train_memory
+
+    tp = _layout_tp(model, instance)
+    layout = {"zero": 3, "recompute": "full", "sp": tp > 1, "tp": tp}
+    params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len", "recipe")
+              if name in base}
+    count = 1
+    while count <= max_count:
+        try:
+            result = train_memory(inputs.parse(
+                "train_memory", {**params, **layout, "instance": instance.id, "count": count}))
+        except CalcError as error:
+            return None, layout, error
+        if result["fits"]:
+            return count, layout, None
+        count *= 2
+    return None, layout, None
+
+
+def advise_train(req: inputs.Request) -> dict[str, Any]:
+    """The training search for a request parsed against KIND_PARAMS["advise_train"]."""
+    from .api import train as api_train
+
+    def train(params: dict[str, Any]) -> dict[str, Any]:
+        return api_train(inputs.parse("train", params))
+
+    model = req.need_model()
+    tokens = req.get_int("tokens")
+    seq_len = req.get_int("seq_len")
+    deadline_h = req.get_opt_float("deadline_h")
+    budget = req.get_opt_float("budget_usd")
+    if deadline_h is None and budget is None:
+        raise CalcError("deadline_h", "goal_required")
+    dtype = req.get_opt_text("dtype")  # absent: per instance, as train chooses it
+    region = req.get_text("region")
+    price_kind = req.get_text("price_kind")
+    family = req.get_text("family")
+    max_count = req.get_int("max_count")
+    hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
+
+    base: dict[str, Any] = dict(req.model_params)
+    base.update(tokens=tokens, seq_len=seq_len, region=region, price_kind=price_kind)
+    if dtype is not None:
+        base["dtype"] = dtype
+    if req.given("mfu"):
+        base["mfu"] = req.get_float("mfu")
+    train_keys = set(base)
+    if req.given("recipe"):  # train_memory's optimizer recipe (its default if absent)
+        base["recipe"] = req.get_text("recipe")
+
+    options: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    for instance_id in data.instance_ids():
+        instance = data.instance(instance_id)
+        if family != "all" and instance.kind != family:
+            continue
+        # only the price asked for (no other region's or price type's, unlike train's fallback)
+        hourly = hourly_price(instance.id, region, price_kind, fallback=False)
+        if hourly.usd_per_hour is None:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "no_price", price_missing_reason=hourly.missing_reason, region=region,
+                price_kind=price_kind)})
+            continue
+        train_params = {k: v for k, v in base.items() if k in train_keys}
+        train_params["instance"] = instance.id
+        memory_count, layout, failure = _memory_count(base, model, instance, max_count)
+        if failure is not None:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                failure.key, **{k: v for k, v in failure.params.items() if k != "field"})})
+            continue
+        if memory_count is None:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "does_not_fit", max_count=max_count, **layout)})
+            continue
+        try:
+            single = train({**train_params, "count": memory_count})  # train gates on fit
+        except CalcError as error:
+            rejected.append({"instance": instance.id, "reason": _reason(error.key)})
+            continue
+        if single.get("time_s") is None:  # train's gate: no time (no fit, no peak, ...)
+            why = ((single.get("fit_reason") or {}).get("key")
+                   or single.get("peak_missing_reason") or "does_not_fit")
+            rejected.append({"instance": instance.id, "reason": _reason(str(why))})
+            continue
+        count = memory_count
+        if deadline_h is not None:
+            at_one_s = single["time_s"] * memory_count  # train time is ∝ 1 / count
+            count = max(count, math.ceil(at_one_s / (deadline_h * SECONDS_PER_HOUR)))
+        if count > max_count:
+            fastest = train({**train_params, "count": max_count})
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "misses_deadline", time_h=fastest["time_h"], count=max_count,
+                deadline_h=deadline_h)})
+            continue
+        result = single if count == memory_count else train({**train_params, "count": count})
+        if deadline_h is not None and result["time_h"] > deadline_h:
+            count += 1  # the ceil above can land a rounding hair short
+            result = train({**train_params, "count": count})
+        cost = result["cost_usd"]
+        if budget is not None and cost is not None and cost > budget:
+            rejected.append({"instance": instance.id, "reason": _reason(
+                "over_budget", cost_usd=cost, budget_usd=budget, count=count)})
+            continue
+        options.append({
+            "instance": instance.id,
+            "instance_kind": instance.kind,
+            "instance_count": count,
+            "memory_count": memory_count,
+            "layout": layout,
+            "time_s": result["time_s"],
+            "time_h": result["time_h"],
+            "cost_usd": cost,
+            "usd_per_hour": result["usd_per_hour"],
+            "fleet_usd_per_hour": result["usd_per_hour"] * count,
+            "tokens_per_s": result["tokens_per_s"],
+            "mfu": result["mfu"],
+            "price_kind": price_kind,
+            "error_band": result.get("error_band"),
+            "basis": result.get("basis"),
+        })
+    options.sort(key=lambda o: (o["cost_usd"], o["time_s"], o["instance"]))
+    steps = Derivation()
+    top = options[0] if options else None
+    steps.add("instance_count", "max(fewest that fit in memory, ceil(time at 1 / deadline))",
+              None if top is None else top["instance_count"], "")
+    steps.add("time_s", "api train at that count", None if top is None else top["time_s"], "s")
+    steps.add("cost_usd", "api train at that count", None if top is None else top["cost_usd"],
+              "USD")
+    message = None if options else _reason("no_training_option", deadline_h=deadline_h,
+                                           budget_usd=budget)
+    return {
+        "model": model.id,
+        "tokens": tokens,
+        "seq_len": seq_len,
+        "deadline_h": deadline_h,
+        "budget_usd": budget,
+        "dtype": dtype,
+        "region": region,
+        "price_kind": price_kind,
+        "family": family,
+        "max_count": max_count,
+        "options": options,
+        "rejected": rejected,
+        "message": message,
+        "derivation": steps.as_list(),
+    }
