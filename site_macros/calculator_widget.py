@@ -53,6 +53,8 @@ def config(spec: calculators.Calculator, lang: str, shown: dict[str, Any], root:
         "defaults": spec.defaults(),
         "status": strings.ui(lang, "status"),
         "action": strings.ui(lang, "action"),
+        "trust": {key: strings.ui(lang, "trust")[key]
+                  for key in ("config_loaded", "config_read_failed")},
         "prerendered": shown,
     }
 
@@ -82,7 +84,10 @@ def render(name: str, env: Any) -> str:
         shown=shown,
         values=shown["values"],
         strings={name: strings.ui(lang, name) for name in
-                 ("title", "mode", "input", "status", "action", "result", "math", "caveat")},
+                 ("title", "mode", "input", "status", "action", "result", "math", "caveat",
+                  "trust")},
+        choice_labels={"mode": strings.ui(lang, "mode"),
+                       "objective": strings.ui(lang, "objective")},
         result_labels=strings.result_labels(lang),
         input_label=lambda n: strings.field_labels(lang).get(n, n),
         reference=calculator_reference.reference(spec, lang),

@@ -11,10 +11,17 @@ from typing import Any
 from .. import data, inputs
 
 CUSTOM_MODEL = "custom"
-# the architecture fields a custom model shows (a subset of the schema's model params)
+CONFIG_FIELD = "hf_config"  # a pasted or dropped config.json (issue 10), when the engine has it
+# the architecture fields a custom model shows (a subset of the schema's model params); the MoE
+# and attention-type fields (issue 10) show when the engine's schema has them
+_OPTIONAL_ARCH = ("experts", "active_experts", "expert_intermediate", "shared_experts",
+                  "dense_layers", "attention", "kv_lora_rank", "qk_rope_head_dim",
+                  "local_layers", "local_window")
 ARCH_FIELDS = ("params", "layers", "hidden", "heads", "kv_heads", "head_dim", "intermediate",
-               "vocab")
-MODEL_PARAMS = ("model", *ARCH_FIELDS)
+               "vocab", *(n for n in _OPTIONAL_ARCH if n in inputs.PARAMS))
+HAS_CONFIG = CONFIG_FIELD in getattr(inputs, "MODEL_FIELDS", ()) or CONFIG_FIELD in inputs.PARAMS
+MODEL_PARAMS = ("model", *((CONFIG_FIELD,) if HAS_CONFIG else ()), *ARCH_FIELDS)
+HAS_OBJECTIVE = "objective" in inputs.PARAMS
 SMALL_RANGE = 3
 
 
@@ -30,12 +37,14 @@ class Field:
 
     @property
     def arch(self) -> bool:
-        return self.name in ARCH_FIELDS
+        return self.name in ARCH_FIELDS or self.name == CONFIG_FIELD
 
     def control(self) -> str:
-        """model | instance | region | choice | int | number (mode is a choice)."""
+        """model | instance | region | choice | int | number | config (mode is a choice)."""
         if self.name == "mode":
             return "choice"
+        if self.name == CONFIG_FIELD:
+            return "config"
         if self.name in ("model", "region"):
             return self.name
         param = inputs.PARAMS[self.name]
@@ -111,7 +120,15 @@ def _outputs(*fields: str, request: str = "main") -> tuple[Output, ...]:
     return tuple(Output(name, request) for name in fields)
 
 
-_ARCH = tuple(Field(name) for name in ARCH_FIELDS)
+_ARCH = (*((Field(CONFIG_FIELD),) if HAS_CONFIG else ()), *(Field(name) for name in ARCH_FIELDS))
+
+
+def _objective(default: str, modes: tuple[str, ...] = ()) -> tuple[Field, ...]:
+    """The TP objective select (issue 9), when the engine takes it."""
+    return (Field("objective", default, modes=modes),) if HAS_OBJECTIVE else ()
+
+
+_OBJECTIVE_PARAM = ("objective",) if HAS_OBJECTIVE else ()
 REFERENCE_MEASUREMENTS = (
     "inf2-llama-2-70b-tp24-b1-128-128",
     "trn1-llama-2-70b-tp32-b1-128-128",
@@ -126,7 +143,7 @@ MEMORY = Calculator(
         Field("model", "llama-3.1-8b"),
         *_ARCH,
         Field("instance", "inf2.xlarge"),
-        Field("dtype", "bf16", modes=("inference",)),
+        Field("dtype", modes=("inference",)),
         Field("batch", 1),
         Field("seq_len", 4096),
         Field("tp"),
@@ -168,11 +185,12 @@ PERFORMANCE = Calculator(
         Field("model", "llama-3.1-8b"),
         *_ARCH,
         Field("instance", "inf2.48xlarge"),
-        Field("dtype", "bf16", modes=("inference",)),
+        Field("dtype", modes=("inference",)),
         Field("batch", 1, modes=("inference",)),
         Field("input_len", 128, modes=("inference",)),
         Field("output_len", 128, modes=("inference",)),
         Field("tp", modes=("inference",)),
+        *_objective("latency", modes=("inference",)),
         Field("region", "us-east-1", modes=("inference",)),  # the advisor links in with these
         Field("price_kind", "on-demand", modes=("inference",)),
         Field("count", 1, modes=("training",)),
@@ -184,7 +202,8 @@ PERFORMANCE = Calculator(
         Mode("inference",
              requests=(Request("main", "perf",
                                (*MODEL_PARAMS, "instance", "dtype", "batch", "input_len",
-                                "output_len", "tp", "region", "price_kind")),),
+                                "output_len", "tp", *_OBJECTIVE_PARAM, "region",
+                                "price_kind")),),
              outputs=_outputs("ttft_s", "tpot_s", "output_tokens_per_s",
                               "output_tokens_per_s_per_replica", "replicas", "prefill_bound",
                               "decode_bound", "usd_per_million_output_tokens"),
@@ -213,6 +232,7 @@ PRICE = Calculator(
         Field("output_len", 128, modes=("serving",)),
         Field("tokens", 10_000_000_000, modes=("training",)),
         Field("count", 1, modes=("training",)),
+        *_objective("cost", modes=("serving",)),
     ),
     # serving and training are two modes, each with only its inputs (issue 14); both show the
     # instance's price figures and the price comparison
@@ -221,8 +241,8 @@ PRICE = Calculator(
              requests=(
                  Request("main", "price", ("instance", "region", "hours")),
                  Request("tokens", "perf",
-                         ("model", "instance", "region", "batch", "input_len", "output_len"),
-                         fixed=(("dtype", "bf16"),)),
+                         ("model", "instance", "region", "batch", "input_len", "output_len",
+                          *_OBJECTIVE_PARAM)),  # dtype: the hardware's default
                  Request("compare", "compare", ("region", "hours")),
              ),
              outputs=(*_outputs("usd_per_hour", "usd_total", "usd_per_month",
@@ -285,6 +305,10 @@ def calculator(name: str) -> Calculator:
     except KeyError:
         raise CalculatorSpecError(
             f"unknown calculator {name!r}; known: {sorted(CALCULATORS)}") from None
+
+
+def field(spec: Calculator, name: str) -> Field:
+    return next(f for f in spec.fields if f.name == name)
 
 
 def check() -> None:

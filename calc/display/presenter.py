@@ -12,7 +12,12 @@ result  = {"calculator", "lang", "mode", "values": {field: text},
            "errors": [{"field", "key", "message"}],
            "derivation": [{"key", "label", "formula", "text", "value", "unit"}],
            "chart": {...} | None (calc.display.charts),
-           "responses": {request id: calc.api.run response}}   # raw, for exports
+           "responses": {request id: calc.api.run response},   # for exports (fit-gated)
+           "verdict": {fits, request, text, reason, suggestions: [{change, text, values}]}
+                      | None (calc.display.trust: a setup that does not fit),
+           "notes": [{key, text}],           # TP choice, price fallback, ignored link inputs
+           "choices": {field: [{value, label}]},  # options that depend on other inputs
+           "export_values": {field: text}}   # only the inputs that were checked and used
 """
 
 import json
@@ -20,7 +25,7 @@ from typing import Any
 
 from .. import api, data
 from ..errors import CalcError
-from . import calculators, charts, data_text, formulas, lang_state, strings, units
+from . import calculators, charts, data_text, formulas, lang_state, strings, trust, units
 from .numbers import number
 from .parse import parse_number
 
@@ -38,7 +43,15 @@ def _typed(spec: calculators.Calculator, values: dict[str, str], lang: str
             typed[field.name] = None
         elif field.control() in NUMERIC_CONTROLS:
             try:
+                trust.check_length(text, field.name)
                 typed[field.name] = parse_number(text, lang, field.name)
+                trust.check_size(text, typed[field.name], field.name)
+            except CalcError as error:
+                typed.pop(field.name, None)
+                errors[field.name] = error
+        elif field.control() == "config":
+            try:
+                typed[field.name] = _config_object(text, field.name)
             except CalcError as error:
                 errors[field.name] = error
         else:
@@ -46,11 +59,40 @@ def _typed(spec: calculators.Calculator, values: dict[str, str], lang: str
     return typed, errors
 
 
-def _params(request: calculators.Request, typed: dict[str, Any]) -> dict[str, Any]:
+MAX_CONFIG_CHARS = 1_000_000
+
+
+def _config_object(text: str, field: str) -> dict[str, Any]:
+    """A pasted config.json as the JSON object the engine's hf_config param takes."""
+    if len(text) > MAX_CONFIG_CHARS:
+        raise CalcError(field, "config_too_large", {"max": MAX_CONFIG_CHARS})
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        raise CalcError(field, "config_not_json", {}) from None
+    if not isinstance(parsed, dict):
+        raise CalcError(field, "config_not_json", {})
+    return parsed
+
+
+def _skipped(name: str, typed: dict[str, Any]) -> bool:
+    """A model field the request does not send: the preset id for a custom model, the shape
+    fields for a preset, the shape fields when a config.json is given."""
     custom = typed.get("model") == calculators.CUSTOM_MODEL
+    config = custom and typed.get(calculators.CONFIG_FIELD) is not None
+    if name == "model":
+        return custom
+    if name == calculators.CONFIG_FIELD:
+        return not custom
+    if name in calculators.ARCH_FIELDS:
+        return not custom or config
+    return False
+
+
+def _params(request: calculators.Request, typed: dict[str, Any]) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for name in request.params:
-        if (name == "model" and custom) or (name in calculators.ARCH_FIELDS and not custom):
+        if _skipped(name, typed):
             continue
         if typed.get(name) is not None:
             params[name] = typed[name]
@@ -60,24 +102,30 @@ def _params(request: calculators.Request, typed: dict[str, Any]) -> dict[str, An
 
 def _used(request: calculators.Request, typed: dict[str, Any]) -> set[str]:
     """The form fields a request reads (a field that did not parse counts too)."""
-    custom = typed.get("model") == calculators.CUSTOM_MODEL
-    return {name for name in request.params
-            if not ((name == "model" and custom) or (name in calculators.ARCH_FIELDS
-                                                     and not custom))}
+    return {name for name in request.params if not _skipped(name, typed)}
 
 
 def error_message(error: dict[str, Any], lang: str) -> str:
     """An error dict of calc.api in the language, its numbers formatted there."""
-    template = strings.table(lang, "errors", "error").get(str(error.get("key")),
-                                                          str(error.get("message", "")))
+    template = (strings.table(lang, "errors", "error").get(str(error.get("key")))
+                or strings.ui(lang, "trust_error").get(str(error.get("key")))
+                or str(error.get("message", "")))
     label = strings.field_labels(lang).get(str(error.get("field")), str(error.get("field")))
+
+    if not template:
+        template = trust.text(lang, str(error.get("key")))
 
     def show(value: Any) -> str:
         if isinstance(value, bool):
             return str(value).lower()
         if isinstance(value, int | float):
-            return number(value, lang, 6)
-        return str(value)
+            if isinstance(value, int) and abs(value) > trust.MAX_NUMBER_VALUE * 10**6:
+                return trust.text(lang, "huge_number")
+            try:
+                return number(value, lang, 6)
+            except (ArithmeticError, ValueError):
+                return trust.text(lang, "huge_number")
+        return str(value)[:80]
 
     params = {**(error.get("params") or {}), "field": label}
     out = str(template)
@@ -155,6 +203,52 @@ def instance_kinds() -> dict[str, str]:
     return {str(i["id"]): str(i.get("kind", "neuron")) for i in data.records("instances")}
 
 
+def _link_errors(spec: calculators.Calculator, values: dict[str, str],
+                 unknown: list[str], lang: str) -> tuple[list[CalcError], list[dict[str, str]]]:
+    """A mode id the calculator does not have is an error (never another mode's numbers);
+    inputs the calculator does not know (from a share link) are named in a note."""
+    errors = []
+    mode_text = values.get("mode")
+    if mode_text and mode_text not in spec.mode_ids():
+        errors.append(CalcError("mode", "unknown_choice",
+                                {"value": mode_text[:40], "allowed": list(spec.mode_ids())}))
+    notes = []
+    if unknown:
+        names = ", ".join(str(n)[:40] for n in unknown[:10])
+        notes.append({"key": "ignored", "text": trust.text(lang, "ignored_inputs", names=names)})
+    return errors, notes
+
+
+def _gate_responses(responses: dict[str, Any], blocked: set[str]) -> dict[str, Any]:
+    """The responses with no speed or cost (and only the memory steps) where the setup does
+    not fit: what the page, the chart and the exports get."""
+    out = {}
+    for rid, response in responses.items():
+        if rid not in blocked:
+            out[rid] = response
+            continue
+        result = {k: (None if k in trust.SPEED_COST_FIELDS else v)
+                  for k, v in response["result"].items()}
+        result["derivation"] = [step for step in result.get("derivation") or []
+                                if step.get("unit") == "B"]
+        out[rid] = {**response, "result": result}
+    return out
+
+
+def _choices(spec: calculators.Calculator, values: dict[str, str], lang: str
+             ) -> tuple[dict[str, list[dict[str, str]]], list[dict[str, str]]]:
+    """Options that depend on other inputs: the dtypes of the chosen instance."""
+    names = {f.name for f in spec.fields}
+    if "dtype" not in names:
+        return {}, []
+    supported, note = trust.dtype_choices(values.get("instance"), lang)
+    all_dtypes = [o["value"] for o in calculators.field(spec, "dtype").choices(())]
+    offered = supported if supported is not None else all_dtypes
+    options = [{"value": "", "label": trust.text(lang, "dtype_auto")}]
+    options += [{"value": d, "label": d} for d in offered]
+    return {"dtype": options}, ([{"key": "dtypes", "text": note}] if note else [])
+
+
 def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
     """Display-ready results of one calculator for the typed form values, in `lang`."""
     lang = strings.lang_or_default(lang)
@@ -162,30 +256,44 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
     values = spec.defaults()
     given = request.get("values") or {}
     values.update({k: str(v) for k, v in given.items() if k in values and v is not None})
+    unknown = [str(k) for k in (request.get("unknown") or []) if str(k) not in values]
+    link_errors, link_notes = _link_errors(spec, values, unknown, lang)
     mode = spec.mode(values.get("mode"))
     typed, parse_errors = _typed(spec, values, lang)
     responses: dict[str, Any] = {}
     for req in mode.requests:
         failed = sorted(_used(req, typed) & set(parse_errors))
-        if failed:
+        if link_errors:
+            responses[req.id] = {"schema_version": api.SCHEMA_VERSION, "ok": False,
+                                 "kind": req.kind, "error": link_errors[0].as_dict()}
+        elif failed:
             error = parse_errors[failed[0]]
             responses[req.id] = {"schema_version": api.SCHEMA_VERSION, "ok": False,
                                  "kind": req.kind, "error": error.as_dict()}
         else:
             responses[req.id] = api.run({"schema_version": api.SCHEMA_VERSION, "kind": req.kind,
                                          "params": _params(req, typed)})
+    kinds = {req.id: req.kind for req in mode.requests}
+    blocked = trust.not_fitting(responses, kinds)
+    responses = _gate_responses(responses, blocked)
     labels = strings.result_labels(lang)
     outputs = []
     for out in mode.outputs:
         response = responses.get(out.request)
-        value = response["result"].get(out.field) if response and response.get("ok") else None
-        text = value_text(value, units.result_unit(out.field), lang)
+        result = response["result"] if response and response.get("ok") else {}
+        value = result.get(out.field)
+        unit = units.result_unit(out.field)
+        text = value_text(value, unit, lang)
+        basis = None
         if value is None:
-            text = missing_text(response, lang) or text
-        outputs.append({"field": out.field, "request": out.request,
-                        "unit": units.result_unit(out.field),
+            text = ((trust.text(lang, "not_shown_no_fit")
+                     if trust.gated(out.field, out.request, blocked) else None)
+                    or missing_text(response, lang) or text)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            text, basis = trust.band_text(text, result, out.field, unit, lang)
+        outputs.append({"field": out.field, "request": out.request, "unit": unit,
                         "label": labels.get(out.field, out.field), "text": text,
-                        "value": units.raw_value(value)})
+                        "value": units.raw_value(value), "basis": basis})
     errors = []
     seen = set()
     for response in responses.values():
@@ -197,6 +305,12 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
             seen.add(ident)
             errors.append({"field": error.get("field"), "key": error.get("key"),
                            "message": error_message(error, lang)})
+    used = set().union(*(_used(req, typed) for req in mode.requests)) | {"mode"}
+    export_values = {name: text for name, text in values.items()
+                     if name in used and text != "" and name not in parse_errors
+                     and not link_errors}
+    choices, choice_notes = _choices(spec, values, lang)
+    field_names = tuple(f.name for f in spec.fields)
     shown = {
         "calculator": spec.name,
         "lang": lang,
@@ -210,6 +324,10 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "derivation": derivation_rows(responses, lang),
         "chart": charts.chart(mode.chart, responses, lang, instance_kinds()),
         "responses": responses,
+        "verdict": trust.verdict(responses, blocked, field_names, lang),
+        "notes": [*link_notes, *trust.notes(responses, blocked, lang), *choice_notes],
+        "choices": choices,
+        "export_values": export_values,
     }
     if spec.name == "advisor":  # its options table, Pareto chart, links, snippets
         from .advisor import extend

@@ -61,14 +61,19 @@ def test_presented_units_are_the_tables_spelling(lang: str, name: str) -> None:
     others = {other: units.labels(other) for other in LANGS if other != lang}
     shown = present({"calculator": name}, lang)
     texts = [o["text"] for o in shown["outputs"]] + [r["text"] for r in shown["derivation"]]
+    labels = sorted((v for v in table.values() if v), key=len, reverse=True)
+    money = str(numbers.locale(lang)["usd_symbol"])
     for text in texts:
-        # a number followed by a unit label: the label is this language's spelling
-        for label in re.findall(r"\d\u00a0(\S.*)$", text):
-            if label in table.values() or label.startswith(str(numbers.locale(lang)["usd_symbol"])):
+        # every number followed by a unit label (a value, and its band "likely 9–16 ms"): the
+        # label is this language's spelling
+        for match in re.finditer(r"\d\u00a0", text):
+            rest = text[match.end():]
+            if rest.startswith(money) or any(rest.startswith(label) for label in labels):
                 continue  # the table's spelling, or money (CLDR currency pattern, es "US$/h")
-            foreign = [o for o, t in others.items() if label in t.values()]
+            word = rest.split(",")[0].split("\u2013")[0]
+            foreign = [o for o, t in others.items() if word in t.values()]
             assert not foreign, (lang, text, foreign)
-            raise AssertionError(f"{lang}: unit {label!r} in {text!r} is not in the table")
+            raise AssertionError(f"{lang}: unit {word!r} in {text!r} is not in the table")
 
 
 def test_field_units_come_from_field_names() -> None:

@@ -7,6 +7,17 @@
 // starts the worker at idle or first interaction (data-state="loading"), recomputes on every input
 // change once it is ready (data-state="ready"), and keeps the prerendered / last good result when
 // Python cannot load (data-state="failed") or an input is bad (message next to the field).
+//
+// data-results says whether the numbers shown answer the inputs on screen:
+//   prerendered  the build's result for the default inputs
+//   live         the worker's answer to exactly the inputs on screen
+//   updating     inputs changed; the dimmed numbers belong to the previous inputs
+//   cleared      the model, instance or mode changed (or a shared link is still loading):
+//                the previous setup's numbers were removed
+//   error        the inputs on screen have an error (messages next to the fields); numbers of
+//                the previous inputs, if any, stay dimmed (not exported, not labelled live)
+//   stale        the worker failed: the numbers shown do not answer the inputs on screen
+// Only "live" (and "prerendered" with the default inputs) is ever labelled live.
 
 import { getCalcClient } from "./calc-client.js";
 import { drawChart } from "./calc-chart.js";
@@ -20,7 +31,7 @@ class CalculatorWidget {
     this.form = root.querySelector(".nfg-calc__form");
     this.statusText = root.querySelector(".nfg-calc__status-text");
     this.controls = new Map();
-    for (const el of this.form.querySelectorAll("input[name], select[name]")) {
+    for (const el of this.form.querySelectorAll("input[name], select[name], textarea[name]")) {
       this.controls.set(el.name, el);
     }
     this.fieldSpecs = new Map(this.config.fields.map((spec) => [spec.name, spec]));
@@ -33,6 +44,14 @@ class CalculatorWidget {
     this.restoreFromUrl();
     this.updateVisibility();
     this.bind();
+    this.bindConfigImport();
+    if (this.urlRestored && !this.inputsArePrerendered()) {
+      // A shared link: its own setup or a loading state, never the defaults' numbers.
+      this.clearResults("cleared");
+    } else {
+      // the prerendered numbers answer the link (calc-boot.html hid them until known)
+      document.documentElement.removeAttribute("data-nfg-link");
+    }
     // The chart of the prerendered result is drawn once the worker is ready (or failed): drawing
     // it earlier competes with Pyodide's start for the CPU. Its box is already sized (no shift).
   }
@@ -72,17 +91,29 @@ class CalculatorWidget {
     for (const [name, el] of this.controls) {
       if (!query.has(name)) continue;
       const value = query.get(name);
-      if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === value)) continue;
+      // an id this page does not offer stays as given, so Python names it in an error
+      if (el.tagName === "SELECT") this.keepOption(el, value);
       el.value = value;
     }
-    this.urlRestored = [...this.controls.keys()].some((name) => query.has(name));
+    const known = new Set([...this.controls.keys()]);
+    this.unknownFromLink = [...new Set([...query.keys()].filter((name) => !known.has(name)))];
+    this.urlRestored = [...query.keys()].length > 0;
+  }
+
+  keepOption(select, value) {
+    if ([...select.options].some((o) => o.value === value)) return;
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = value;
+    option.dataset.unknown = "true";
+    select.append(option);
   }
 
   writeUrl() {
     const query = new URLSearchParams(window.location.search);
     const raw = this.rawValues();
     for (const name of this.controls.keys()) {
-      if (raw[name] === "") query.delete(name);
+      if (raw[name] === "" || this.controls.get(name).tagName === "TEXTAREA") query.delete(name);
       else query.set(name, raw[name]);
     }
     const url = `${window.location.pathname}?${query.toString()}${window.location.hash}`;
@@ -92,11 +123,13 @@ class CalculatorWidget {
   // ---- worker ------------------------------------------------------------------------------
 
   bind() {
-    this.form.addEventListener("input", () => this.onInput()); // selects fire input too
+    this.form.addEventListener("input", (event) => this.onInput(event)); // selects too
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.root.addEventListener("click", (event) => {
       const button = event.target.closest("[data-action]");
-      if (button) this.onAction(button.dataset.action, button);
+      if (!button) return;
+      event.preventDefault();
+      this.onAction(button.dataset.action, button);
     });
     const start = () => this.start();
     for (const name of START_EVENTS) this.root.addEventListener(name, start, { once: true, passive: true });
@@ -127,10 +160,14 @@ class CalculatorWidget {
   onStatus(status) {
     const strings = this.config.status;
     this.showProgress(status);
+    const retry = this.root.querySelector(".nfg-calc__retry");
+    retry.hidden = status.state !== "failed";
+    this.root.dataset.restarts = String(this.client.restarts || 0);
     if (status.state === "loading") {
       this.root.dataset.state = "loading";
       this.root.dataset.stage = status.stage || "";
       this.statusText.textContent = strings[status.stage] || strings.loading;
+      if (status.stage === "restarting") this.markNotLive("updating");
     } else if (status.state === "ready") {
       this.statusText.textContent = strings.ready;
       const computed = this.compute();
@@ -144,11 +181,35 @@ class CalculatorWidget {
       if (this.inputsArePrerendered()) markReady();
       else computed.then(markReady);
     } else if (status.state === "failed") {
-      this.renderChart(this.lastGood);
       this.root.dataset.state = "failed";
       this.root.dataset.stage = status.stage || "";
-      this.statusText.textContent = strings.failed;
+      const stuck = status.stage === "stuck" || status.stage === "timeout";
+      this.statusText.textContent = stuck ? strings.stuck : strings.failed;
+      if (this.inputsArePrerendered()) this.renderChart(this.lastGood);
+      else this.markNotLive("stale");
     }
+  }
+
+  // The shown numbers no longer answer the inputs on screen: dim them (or keep them dimmed).
+  markNotLive(state) {
+    const current = this.root.dataset.results;
+    if (current === "cleared" || (current === "error" && state !== "stale")) return;
+    this.root.dataset.results = state;
+  }
+
+  clearResults(state) {
+    for (const dd of this.root.querySelectorAll(".nfg-calc__outputs dd")) {
+      dd.textContent = "";
+      dd.removeAttribute("data-value");
+    }
+    for (const basis of this.root.querySelectorAll(".nfg-calc__basis")) basis.hidden = true;
+    this.root.querySelector(".nfg-calc__math tbody").replaceChildren();
+    this.root.querySelector(".nfg-calc__verdict").hidden = true;
+    this.root.querySelector(".nfg-calc__notes").replaceChildren();
+    this.pendingChart = null;
+    this.root.querySelector(".nfg-calc__chart").hidden = true;
+    this.current = null;
+    this.root.dataset.results = state;
   }
 
   inputsArePrerendered() {
@@ -158,10 +219,21 @@ class CalculatorWidget {
     return Object.entries(raw).every(([name, value]) => value === (defaults[name] ?? ""));
   }
 
-  onInput() {
+  onInput(event) {
+    const name = event && event.target ? event.target.name : null;
+    this.linkUnknown = null;
     this.updateVisibility();
     this.start();
+    // A new model, custom shape, instance or mode: the old numbers describe another setup.
+    const spec = name ? this.fieldSpecs.get(name) : null;
+    if (name === "model" || name === "instance" || name === "mode" || (spec && spec.arch)) {
+      this.clearResults("cleared");
+      this.statusText.textContent = this.config.status.cleared;
+    } else {
+      this.markNotLive("updating");
+    }
     if (this.client.status.state === "ready") {
+      this.statusText.textContent = this.config.status.updating;
       this.compute();
     } else if (this.client.status.state === "loading") {
       this.statusText.textContent = this.config.status.stale;
@@ -171,18 +243,42 @@ class CalculatorWidget {
   async compute() {
     const sequence = ++this.sequence;
     const request = { calculator: this.config.name, values: this.rawValues() };
+    if (this.unknownFromLink && this.unknownFromLink.length) request.unknown = this.unknownFromLink;
     let display;
     try {
       display = await this.client.present(request, this.config.lang);
     } catch (err) {
-      return; // the worker failed: onStatus shows the terminal state; the last result stays
+      // restarting (the client recomputes once ready) or failed (onStatus says so); an error
+      // the worker returned for this request: said in the status, numbers not live
+      if (sequence === this.sequence && this.client.status.state === "ready") {
+        this.markNotLive("stale");
+        this.statusText.textContent = this.config.status.request_failed;
+      }
+      return;
     }
     if (sequence !== this.sequence) return; // a newer input superseded this one
     this.clearErrors();
     for (const error of display.errors || []) this.showError(error);
-    if (!display.ok) return; // keep the last good result
-    this.lastGood = display;
-    this.renderResult(display);
+    this.applyChoices(display);
+    this.renderNotes(display);
+    this.renderVerdict(display);
+    document.documentElement.removeAttribute("data-nfg-link");
+    if (display.ok) {
+      this.lastGood = display;
+      this.current = (display.errors || []).length ? null : display;
+      this.renderResult(display);
+      // live only when every input on screen was used: an error in a secondary input (the
+      // price page's token or run fields) leaves the shown numbers marked, not live
+      const clean = !(display.errors || []).length;
+      this.root.dataset.results = clean ? "live" : "error";
+      this.statusText.textContent = clean ? this.config.status.ready : this.config.status.input_error;
+    } else {
+      // inputs with an error: the previous numbers stay only dimmed and marked as not live
+      // (after a new model / instance / mode or a shared link they were already removed)
+      this.root.dataset.results = "error";
+      this.current = null;
+      this.statusText.textContent = this.config.status.input_error;
+    }
     this.writeUrl();
     this.root.dataset.computed = String(sequence);
     this.root.dataset.hasError = String((display.errors || []).length > 0);
@@ -203,7 +299,8 @@ class CalculatorWidget {
       control.setAttribute("aria-invalid", "true");
       field.querySelector(".nfg-calc__error").textContent = error.message;
     } else {
-      this.form.querySelector(".nfg-calc__form-error").textContent = error.message;
+      const box = this.form.querySelector(".nfg-calc__form-error");
+      box.textContent = box.textContent ? `${box.textContent} ${error.message}` : error.message;
     }
   }
 
@@ -215,9 +312,92 @@ class CalculatorWidget {
       if (output.value === null || output.value === undefined) dd.removeAttribute("data-value");
       else dd.dataset.value = output.value;
       dd.textContent = output.text;
+      const basis = dl.querySelector(`[data-basis-for="${output.field}"]`);
+      if (basis) {
+        basis.textContent = output.basis || "";
+        basis.hidden = !output.basis;
+      }
     }
     this.renderMath(display);
     this.renderChart(display);
+  }
+
+  // Options that depend on other inputs (the dtypes of the chosen instance), from Python.
+  applyChoices(display) {
+    for (const [name, options] of Object.entries(display.choices || {})) {
+      const select = this.controls.get(name);
+      if (!select || select.tagName !== "SELECT") continue;
+      const value = select.value;
+      const items = options.map((opt) => {
+        const option = document.createElement("option");
+        option.value = opt.value;
+        option.textContent = opt.label;
+        return option;
+      });
+      select.replaceChildren(...items);
+      this.keepOption(select, value); // a value no longer offered stays, with its error shown
+      select.value = value;
+    }
+  }
+
+  renderNotes(display) {
+    const list = this.root.querySelector(".nfg-calc__notes");
+    list.replaceChildren(...(display.notes || []).map((note) => {
+      const li = document.createElement("li");
+      li.dataset.note = note.key;
+      li.textContent = note.text;
+      return li;
+    }));
+  }
+
+  renderVerdict(display) {
+    const box = this.root.querySelector(".nfg-calc__verdict");
+    const verdict = display.verdict;
+    box.hidden = !verdict;
+    if (!verdict) return;
+    box.querySelector(".nfg-calc__verdict-text").textContent = verdict.text;
+    box.querySelector(".nfg-calc__verdict-reason").textContent = verdict.reason || "";
+    const list = box.querySelector(".nfg-calc__suggestions");
+    list.replaceChildren(...verdict.suggestions.map((suggestion) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = "#";
+      a.dataset.action = "suggest";
+      a.dataset.change = suggestion.change;
+      a.dataset.values = JSON.stringify(suggestion.values);
+      a.textContent = suggestion.text;
+      li.append(a);
+      return li;
+    }));
+    box.querySelector(".nfg-calc__suggestions-heading").hidden = !verdict.suggestions.length;
+  }
+
+  // ---- config.json import: pasted into the textarea, chosen or dropped as a file -----------
+
+  bindConfigImport() {
+    const text = this.controls.get("hf_config");
+    if (!text) return;
+    const field = text.closest("[data-input]");
+    const load = (file) => {
+      if (!file) return;
+      file.text().then((content) => {
+        text.value = content;
+        field.querySelector(".nfg-calc__hint").textContent =
+          this.config.trust.config_loaded.replace("{name}", file.name);
+        text.dispatchEvent(new Event("input", { bubbles: true }));
+      }, () => {
+        field.querySelector(".nfg-calc__error").textContent = this.config.trust.config_read_failed;
+      });
+    };
+    field.querySelector("[data-config-file]").addEventListener("change", (event) => {
+      event.stopPropagation();
+      load(event.target.files[0]);
+    });
+    field.addEventListener("dragover", (event) => event.preventDefault());
+    field.addEventListener("drop", (event) => {
+      event.preventDefault();
+      load(event.dataTransfer && event.dataTransfer.files[0]);
+    });
   }
 
   renderMath(display) {
@@ -276,10 +456,17 @@ class CalculatorWidget {
 
   // ---- actions -----------------------------------------------------------------------------
 
-  exportRows() {
-    const display = this.lastGood;
+  // What may be exported: the result that answers the inputs on screen, else nothing.
+  exportable() {
+    const state = this.root.dataset.results;
+    if (state === "live") return this.current;
+    if (state === "prerendered" && this.inputsArePrerendered()) return this.lastGood;
+    return null;
+  }
+
+  exportRows(display) {
     const rows = [["section", "name", "value", "unit"]];
-    for (const [name, value] of Object.entries(display.values)) {
+    for (const [name, value] of Object.entries(display.export_values || {})) {
       if (value !== "" && value !== null) rows.push(["input", name, value, ""]);
     }
     for (const output of display.outputs) {
@@ -326,18 +513,43 @@ class CalculatorWidget {
     if (copied) done();
   }
 
+  exportAs(action, name, display) {
+    if (action === "export-csv") {
+      const csv = this.exportRows(display).map((row) => row.map(csvCell).join(",")).join("\n");
+      this.download(`${name}.csv`, "text/csv", `${csv}\n`);
+    } else {
+      const { mode, responses } = display;
+      const body = { calculator: this.config.name, mode, values: display.export_values,
+                     responses };
+      this.download(`${name}.json`, "application/json", `${JSON.stringify(body, null, 2)}\n`);
+    }
+  }
+
+  // A suggested setup that fits: its values into the form, then compute.
+  applySuggestion(link) {
+    const values = JSON.parse(link.dataset.values || "{}");
+    for (const [name, value] of Object.entries(values)) {
+      const el = this.controls.get(name);
+      if (!el) continue;
+      if (el.tagName === "SELECT") this.keepOption(el, value);
+      el.value = value;
+    }
+    this.onInput({ target: this.controls.get("instance") || null });
+  }
+
   onAction(action, button) {
     const name = `nfg-${this.config.name}`;
-    if (action === "export-csv") {
-      const csv = this.exportRows().map((row) => row.map((cell) => {
-        const text = String(cell);
-        return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-      }).join(",")).join("\n");
-      this.download(`${name}.csv`, "text/csv", `${csv}\n`);
-    } else if (action === "export-json") {
-      const { mode, values, responses } = this.lastGood;
-      const body = { calculator: this.config.name, mode, values, responses };
-      this.download(`${name}.json`, "application/json", `${JSON.stringify(body, null, 2)}\n`);
+    if (action === "export-csv" || action === "export-json") {
+      const display = this.exportable();
+      if (!display) {
+        this.statusText.textContent = this.config.status.updating;
+        return;
+      }
+      this.exportAs(action, name, display);
+    } else if (action === "suggest") {
+      this.applySuggestion(button);
+    } else if (action === "retry") {
+      this.client.retry();
     } else if (action === "copy-link") {
       this.writeUrl();
       const url = window.location.href;
@@ -355,6 +567,13 @@ class CalculatorWidget {
       this.onInput();
     }
   }
+}
+
+// A spreadsheet must not read a cell as a formula: = + - @ (and tab / CR) get a leading quote.
+function csvCell(cell) {
+  let text = String(cell);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function mount() {

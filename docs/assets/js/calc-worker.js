@@ -6,6 +6,7 @@
 //        (snapshotUrl: the memory snapshot, optional; downloadBytes: the first visit's total)
 //   {type: "request", id, kind, params}                  (calc.api.run: raw numbers)
 //   {type: "present", id, request, lang}                 (calc.display.present: display text)
+//   {type: "ping", id}                                   (liveness check of the page)
 // worker → main
 //   {type: "progress", stage: "runtime-download" | "runtime-start" | "calc-load", bytes}
 //                                  (bytes: runtime bytes received so far, for a <progress> bar)
@@ -16,6 +17,7 @@
 //   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
 //   {type: "display", id, display}                        (display = calc.display.present(...))
 //   {type: "error", id, reason}                           (the worker could not answer)
+//   {type: "pong", id}                                    (answer to ping)
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
 const rawFetch = self.fetch.bind(self); // not counted (see countDownloads)
@@ -287,5 +289,7 @@ self.onmessage = (event) => {
     answer(message);
   } else if (message.type === "present") {
     answerPresent(message);
+  } else if (message.type === "ping") {
+    post({ type: "pong", id: message.id });
   }
 };

@@ -1,0 +1,192 @@
+"""What a calculator result may be trusted for, as display text (issues 9 and 17).
+
+- the fit gate: a setup that does not fit shows no speed and no cost (`gate_outputs`), but the
+  verdict, the reason and the nearest setups that fit as form values (`verdict`);
+- the TP choice: which degree, why, and what the other objective would pick (`notes`);
+- the error band and basis of an estimate ("12 ms, likely 9–16 ms", modelled/measured);
+- the dtypes the chosen instance has (`dtype_choices`);
+- typed numbers that cannot be a real input (too long, too large) are refused (`check_size`).
+The engine fields read here are optional: an engine without them gives no note, never an error.
+"""
+
+from typing import Any
+
+from .. import api
+from ..errors import CalcError
+from . import strings, units
+from .numbers import number
+
+# result fields that are a speed or a cost: never shown for a setup that does not fit
+SPEED_COST_FIELDS = frozenset({
+    "ttft_s", "tpot_s", "e2e_s", "output_tokens_per_s", "output_tokens_per_s_per_replica",
+    "usd_per_million_output_tokens", "prefill_bound", "decode_bound", "replicas",
+    "bandwidth_bound_tokens_per_s", "compute_bound_tokens_per_s", "tokens_per_s", "time_s",
+    "cost_usd",
+})
+SPEED_COST_KINDS = frozenset({"perf", "train"})
+MAX_NUMBER_CHARS = 40  # a typed number longer than this is refused, not read
+MAX_NUMBER_VALUE = 10**18  # the largest limit of any request param (tokens)
+
+
+def text(lang: str, key: str, **params: Any) -> str:
+    """A [trust] string of calculators.toml with its placeholders filled."""
+    out = strings.ui(lang, "trust").get(key, key)
+    for name, value in params.items():
+        out = out.replace("{" + name + "}", str(value))
+    return out
+
+
+def check_size(text_value: str, value: int | float, field: str) -> None:
+    """Refuse a typed number that is too long to read or too large for any input."""
+    if isinstance(value, float) and value != value:
+        raise CalcError(field, "must_be_finite", {"value": text_value[:20]})
+    if abs(value) > MAX_NUMBER_VALUE or value in (float("inf"), float("-inf")):
+        raise CalcError(field, "number_too_large", {"value": text_value[:20]})
+
+
+def check_length(text_value: str, field: str) -> None:
+    if len(text_value) > MAX_NUMBER_CHARS:
+        raise CalcError(field, "number_too_long",
+                        {"value": text_value[:12] + "…", "max": MAX_NUMBER_CHARS})
+
+
+def not_fitting(responses: dict[str, Any], request_kinds: dict[str, str]) -> set[str]:
+    """The ids of the speed/cost requests whose setup does not fit."""
+    out = set()
+    for rid, response in responses.items():
+        if request_kinds.get(rid) not in SPEED_COST_KINDS or not response.get("ok"):
+            continue
+        if response["result"].get("fits") is False:
+            out.add(rid)
+    return out
+
+
+def gated(field: str, request_id: str, blocked: set[str]) -> bool:
+    return request_id in blocked and field in SPEED_COST_FIELDS
+
+
+def _param_text(value: Any, lang: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return number(value, lang, 6)
+    return str(value)
+
+
+def _reason_text(reason: Any, lang: str) -> str | None:
+    """A {key, params} reason of the engine in the language (steps.toml [reason])."""
+    if not isinstance(reason, dict) or not reason.get("key"):
+        return None
+    key = str(reason["key"])
+    template = strings.table(lang, "steps", "reason").get(key) or text(lang, key)
+    for name, value in (reason.get("params") or {}).items():
+        if isinstance(value, list):
+            shown = ", ".join(_param_text(v, lang) for v in value)
+        elif isinstance(value, int | float) and not isinstance(value, bool) and name.endswith(
+                "_bytes"):
+            shown = units.quantity(value, "B", lang)
+        else:
+            shown = _param_text(value, lang)
+        template = template.replace("{" + str(name) + "}", shown)
+    return template
+
+
+def _form_values(params: dict[str, Any], fields: tuple[str, ...], lang: str) -> dict[str, str]:
+    """A suggestion's request params as the text the form fields take ("" = cleared)."""
+    values = {name: _param_text(params[name], lang) for name in fields
+              if name in params and params[name] is not None}
+    if "tp" in fields and "tp" not in values:
+        values["tp"] = ""  # the given degree no longer applies
+    return values
+
+
+def verdict(responses: dict[str, Any], blocked: set[str], fields: tuple[str, ...],
+            lang: str) -> dict[str, Any] | None:
+    """{fits, text, reason, suggestions: [{text, values}]} of the first request that does not
+    fit (None when every setup fits)."""
+    for rid in responses:
+        if rid not in blocked:
+            continue
+        result = responses[rid]["result"]
+        suggestions = []
+        for item in result.get("suggestions") or []:
+            params = item.get("params") or {}
+            label = strings.table(lang, "steps", "reason").get(
+                str(item.get("reason_key")), str(item.get("change", "")))
+            change = str(item.get("change", ""))
+            value = item.get("value", params.get(change))
+            shown = _param_text(value, lang) if value is not None else ""
+            suggestions.append({
+                "change": change,
+                "text": text(lang, "suggestion", label=label,
+                             field=strings.field_labels(lang).get(change, change), value=shown),
+                "values": _form_values(params, fields, lang),
+            })
+        return {"fits": False, "request": rid, "text": text(lang, "does_not_fit"),
+                "reason": _reason_text(result.get("fit_reason"), lang),
+                "suggestions": suggestions}
+    return None
+
+
+def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[str, str]]:
+    """The TP choice, price fallback and peak proxy of the shown results, as sentences."""
+    out: list[dict[str, str]] = []
+    for rid, response in responses.items():
+        if not response.get("ok") or rid in blocked:
+            continue
+        result = response["result"]
+        tp_text = _reason_text(result.get("tp_reason"), lang)
+        if tp_text:
+            out.append({"key": "tp_reason", "text": text(lang, "tp_picked", reason=tp_text)})
+        other = result.get("tp_other_objective")
+        if isinstance(other, dict) and other.get("tp") is not None:
+            objective = strings.ui(lang, "objective").get(str(other.get("objective")),
+                                                          str(other.get("objective")))
+            out.append({"key": "tp_other_objective",
+                        "text": text(lang, "tp_other", objective=objective,
+                                     tp=_param_text(other["tp"], lang))})
+        fallback = result.get("price_fallback_reason")
+        if fallback:
+            kind = strings.table(lang, "site", "price_kind").get(
+                str(result.get("price_kind_used")), str(result.get("price_kind_used")))
+            out.append({"key": "price_fallback",
+                        "text": text(lang, "price_fallback", kind=kind,
+                                     region=str(result.get("price_region_used") or ""),
+                                     reason=strings.table(lang, "steps", "reason").get(
+                                         str(fallback), str(fallback)))})
+        if result.get("peak_is_proxy"):
+            out.append({"key": "peak_proxy", "text": text(lang, "peak_proxy")})
+        if result.get("tpot_is_lower_bound"):
+            out.append({"key": "lower_bound", "text": text(lang, "lower_bound")})
+    return out
+
+
+def band_text(value_shown: str, result: dict[str, Any], field: str, unit: str,
+              lang: str) -> tuple[str, str | None]:
+    """("12 ms, likely 9–16 ms", basis text) when the result carries a band for the field."""
+    band = (result.get("error_band") or {}).get(field)
+    basis = result.get("basis")
+    basis_text = text(lang, f"basis_{basis}") if basis in ("measured", "modelled") else None
+    if not (isinstance(band, list | tuple) and len(band) == 2
+            and all(isinstance(v, int | float) for v in band)):
+        return value_shown, basis_text
+    low = units.quantity(band[0], unit, lang)
+    high = units.quantity(band[1], unit, lang)
+    return text(lang, "band", value=value_shown, low=low, high=high), basis_text
+
+
+def dtype_choices(instance: str | None, lang: str) -> tuple[list[str] | None, str | None]:
+    """The dtypes the instance has (engine kind `dtypes`) and a sentence saying why; (None, None)
+    when the engine cannot tell (every schema dtype is offered)."""
+    if not instance:
+        return None, None
+    response = api.run({"schema_version": api.SCHEMA_VERSION, "kind": "dtypes",
+                        "params": {"instance": instance}})
+    if not response.get("ok"):
+        return None, None
+    result = response["result"]
+    supported = [str(d) for d in result.get("dtypes_supported") or []]
+    if not supported:
+        return None, None
+    return supported, text(lang, "dtype_note", instance=instance,
+                           chip=str(result.get("chip", "")), dtypes=", ".join(supported))
