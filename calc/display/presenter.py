@@ -192,11 +192,27 @@ def derivation_rows(responses: dict[str, Any], lang: str) -> list[dict[str, Any]
                 "key": step["key"],
                 "label": labels.get(step["key"], step["key"]),
                 "formula": formulas.localise(str(step.get("formula", "")), lang),  # ux: words
-                "text": value_text(value, unit, lang),
+                "text": _band_step_text(response["result"], str(step["key"]), lang)
+                or value_text(value, unit, lang),
                 "value": units.raw_value(value),
                 "unit": unit,
             })
     return rows
+
+
+def _band_step_text(result: dict[str, Any], key: str, lang: str) -> str | None:
+    """An error-band step ("error_band_<field>") as the band of that field, each end formatted
+    with the field's unit in the page language ("4.61 ms – 11.86 ms")."""
+    if not key.startswith("error_band_"):
+        return None
+    field = key[len("error_band_"):]
+    band = (result.get("error_band") or {}).get(field)
+    if not (isinstance(band, list | tuple) and len(band) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in band)):
+        return None
+    unit = units.result_unit(field)
+    return (f"{units.quantity(band[0], unit, lang)}\u2009\u2013\u2009"
+            f"{units.quantity(band[1], unit, lang)}")
 
 
 def instance_kinds() -> dict[str, str]:

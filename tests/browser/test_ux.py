@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 # one calculator per language and viewport, so each language and each calculator is covered
 SUMMARY_PAGES = (("en", "memory", "batch", "4"), ("ja", "performance", "batch", "4"),
                  ("es", "price", "hours", "100"))
-MATH_FORMULA_WORDS_OK = {"ceil", "max", "floor", "mod", "log2", "e2e"}
+MATH_FORMULA_WORDS_OK = {"ceil", "max", "min", "floor", "mod", "log2", "e2e"}
 
 
 def ready(page: Any) -> None:
