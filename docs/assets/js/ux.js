@@ -53,7 +53,7 @@
         if (!dt || !dd || dd.textContent.trim() === "") continue;
         var item = document.createElement("span");
         item.className = "nfg-calc__summary-item";
-        item.dataset.field = dd.dataset.field || "";
+        item.dataset.summaryOf = dd.dataset.field || "";  // not data-field: that names result values
         var label = document.createElement("span");
         label.textContent = dt.textContent + ": ";
         var value = document.createElement("b");
