@@ -4,32 +4,15 @@
 // calc-widget.js, whose last good result is root.nfgWidget.lastGood). Sorting reorders rows by
 // the row order Python gives per column.
 
+import { loadChartJs } from "./calc-chart.js";
+
 const root = document.querySelector('.nfg-calc[data-calc="advisor"]');
-let chartLibrary = null;
 let chart = null;
 let pendingChart = null;
 let chartVisible = false;
 let sortKey = null;
 let sortDescending = false;
 let current = null;
-
-function loadChartJs(url) {
-  if (!chartLibrary) {
-    chartLibrary = new Promise((resolve, reject) => {
-      if (window.Chart) {
-        resolve(window.Chart);
-        return;
-      }
-      const script = document.createElement("script");
-      script.src = url;
-      script.async = true;
-      script.onload = () => (window.Chart ? resolve(window.Chart) : reject(new Error("Chart.js")));
-      script.onerror = () => reject(new Error("Chart.js could not load"));
-      document.head.append(script);
-    });
-  }
-  return chartLibrary;
-}
 
 function element(tag, attributes, ...children) {
   const el = document.createElement(tag);

@@ -7,7 +7,8 @@
 const charts = new WeakMap();
 let chartLibrary = null;
 
-function loadChartJs(url) {
+// Loads Chart.js once per page (the advisor's chart shares it).
+export function loadChartJs(url) {
   if (!chartLibrary) {
     chartLibrary = new Promise((resolve, reject) => {
       if (window.Chart) {
