@@ -31,7 +31,11 @@ CALCULATORS = tuple(calculators.CALCULATORS)
 READY_TIMEOUT_MS = 120_000
 SW_TIMEOUT_MS = 180_000
 # one input per calculator, changed offline: the worker must answer (data-computed increments)
-OFFLINE_INPUT = {"memory": ("batch", "3"), "performance": ("batch", "3"), "price": ("hours", "77")}
+OFFLINE_INPUT = {"memory": ("batch", "3"), "performance": ("batch", "3"), "price": ("hours", "77"),
+                 "advisor": ("request_rate", "3")}
+# what shows the worker's answer: result values, or the advisor's table rows
+ANSWER_SELECTOR = {"advisor": ".nfg-adv__table tbody tr[data-row]"}
+OUTPUT_SELECTOR = ".nfg-calc__outputs:not([hidden]) dd[data-value]"
 
 
 def _load(name: str, path: Path) -> ModuleType:
@@ -130,7 +134,8 @@ def test_every_page_and_calculator_work_offline_after_one_visit(
                 assert page.get_attribute("html", "lang") == lang
                 field, value = OFFLINE_INPUT[name]
                 change_input_and_wait(page, field, value)
-                assert page.locator(".nfg-calc__outputs:not([hidden]) dd[data-value]").count() > 0
+                answer = ANSWER_SELECTOR.get(name, OUTPUT_SELECTOR)
+                assert page.locator(answer).count() > 0, (lang, name)
     finally:
         context.close()
     assert not errors, errors

@@ -166,13 +166,13 @@ def test_no_stale_numbers(browser_site: Any, open_page: Any, lang: str) -> None:
     expected = presented("memory", {**default_raw("memory"), **link}, lang)
     assert shown_fields(page) == {o["field"]: o["value"] for o in expected["outputs"]}
 
-    # (b) inputs change while the worker computes: old values dimmed, then the new ones
+    # (b) inputs change while the worker computes: old values struck through, then the new ones
     page.evaluate(HOLD_WORKER_JS)
     set_input(page, "batch", "2")
     assert results_state(page) == "updating"
-    opacity = page.eval_on_selector('.nfg-calc [data-field="total_bytes"]',
-                                    "e => getComputedStyle(e).opacity")
-    assert float(opacity) < 1
+    decoration = page.eval_on_selector('.nfg-calc [data-field="total_bytes"]',
+                                       "e => getComputedStyle(e).textDecorationLine")
+    assert "line-through" in decoration
     # (c) a new instance clears what no longer applies
     set_input(page, "instance", "trn1.32xlarge")
     assert results_state(page) == "cleared"
@@ -198,9 +198,11 @@ TYPED: dict[str, list[tuple[str, str, int | None]]] = {
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_typed_numbers_per_language(browser_site: Any, open_page: Any, lang: str) -> None:
-    probe = open_page(page_url(browser_site.base_url, lang, "price"))
+    # training mode: the token count field is shown (serving, the default, hides it)
+    probe = open_page(page_url(browser_site.base_url, lang, "price", "?mode=training"))
     page = probe.page
     assert wait_state(page, "ready", "failed") == "ready"
+    assert page.is_visible('.nfg-calc [name="tokens"]')
     for field, text, value in TYPED[lang]:
         set_input(page, field, text)
         page.wait_for_function(

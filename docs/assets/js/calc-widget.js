@@ -11,11 +11,11 @@
 // data-results says whether the numbers shown answer the inputs on screen:
 //   prerendered  the build's result for the default inputs
 //   live         the worker's answer to exactly the inputs on screen
-//   updating     inputs changed; the dimmed numbers belong to the previous inputs
+//   updating     inputs changed; the struck-through numbers belong to the previous inputs
 //   cleared      the model, instance or mode changed (or a shared link is still loading):
 //                the previous setup's numbers were removed
 //   error        the inputs on screen have an error (messages next to the fields); numbers of
-//                the previous inputs, if any, stay dimmed (not exported, not labelled live)
+//                the previous inputs, if any, stay struck through (not exported, not labelled live)
 //   stale        the worker failed: the numbers shown do not answer the inputs on screen
 // Only "live" (and "prerendered" with the default inputs) is ever labelled live.
 
@@ -190,7 +190,7 @@ class CalculatorWidget {
     }
   }
 
-  // The shown numbers no longer answer the inputs on screen: dim them (or keep them dimmed).
+  // The shown numbers no longer answer the inputs on screen: strike them through (or keep them so).
   markNotLive(state) {
     const current = this.root.dataset.results;
     if (current === "cleared" || (current === "error" && state !== "stale")) return;
@@ -273,7 +273,7 @@ class CalculatorWidget {
       this.root.dataset.results = clean ? "live" : "error";
       this.statusText.textContent = clean ? this.config.status.ready : this.config.status.input_error;
     } else {
-      // inputs with an error: the previous numbers stay only dimmed and marked as not live
+      // inputs with an error: the previous numbers stay only struck through and marked as not live
       // (after a new model / instance / mode or a shared link they were already removed)
       this.root.dataset.results = "error";
       this.current = null;

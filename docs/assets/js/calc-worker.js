@@ -30,10 +30,23 @@ function post(message) {
   self.postMessage(message);
 }
 
+// A step of start-up fails after `ms` WITHOUT ACTIVITY (no byte received, no stage reached), not
+// after `ms` in all: on a slow link the download takes as long as it takes while bytes arrive.
+let lastActivity = performance.now();
+function touch() {
+  lastActivity = performance.now();
+}
+
 function withTimeout(promise, ms, stage) {
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms (${stage})`)), ms);
+    const check = () => {
+      const idle = performance.now() - lastActivity;
+      if (idle >= ms) reject(new Error(`timeout: no progress for ${ms} ms (${stage})`));
+      else timer = setTimeout(check, Math.min(1000, ms - idle));
+    };
+    touch();
+    timer = setTimeout(check, ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -143,6 +156,7 @@ function progressPoster(downloadBytes) {
   };
   return {
     add(n) {
+      touch();
       bytes += n;
       if (stage === "runtime-download" && downloadBytes && bytes >= downloadBytes) {
         this.stage("runtime-start");
@@ -151,6 +165,7 @@ function progressPoster(downloadBytes) {
       }
     },
     stage(next) {
+      touch();
       if (next === stage && timer === null && bytes > 0) return;
       stage = next;
       if (timer !== null) clearTimeout(timer);
