@@ -217,18 +217,26 @@ def test_generated_share_links_end_ready_or_failed(browser_site: Any, open_page:
 @pytest.mark.parametrize("lang", LANGS)
 def test_slow_start_fails_with_retry_then_goes_live(browser_site: Any, open_page: Any,
                                                     lang: str) -> None:
-    """A start-up that makes no progress within the limit (here 300 ms: Python's start sends
-    no progress for longer) ends in "failed" with a message and a retry button, not a hang;
-    the retry (with the normal limit) goes live."""
+    """A start-up that makes no progress within the limit (here 3 s: the wasm request is held
+    unanswered, so no byte arrives) ends in "failed" with a message and a retry button, not a
+    hang; the retry (the wasm now served, the normal limit) goes live."""
     probe = open_page()
     page = probe.page
-    page.context.add_init_script("window.__nfgCalcTimeouts = {startupIdleMs: 300};")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # never answered: no byte arrives, no progress
+        held.append(route)
+
+    page.context.route("**/pyodide.asm.wasm", hold)
+    page.context.add_init_script("window.__nfgCalcTimeouts = {startupIdleMs: 3000};")
     page.goto(page_url(browser_site.base_url, lang, "memory"), wait_until="domcontentloaded")
     assert wait_state(page, "ready", "failed") == "failed"
+    assert held, "the wasm request was not held"
     assert page.get_attribute(".nfg-calc", "data-stage") == "timeout"
     assert page.inner_text(".nfg-calc__status-text") == status(lang)["stuck"]
     retry = page.locator('.nfg-calc [data-action="retry"]')
     assert retry.is_visible() and retry.inner_text() == status(lang)["retry"]
+    page.context.unroute("**/pyodide.asm.wasm", hold)
     page.evaluate("() => { window.__nfgCalcTimeouts.startupIdleMs = 60000; }")
     retry.click()
     assert wait_state(page, "ready", "failed") == "ready"
