@@ -35,7 +35,9 @@ new MutationObserver(() => {
   const bar = document.querySelector(".nfg-calc__progress");
   if (bar && !bar.hidden) window.__nfgSlow.values.push(Number(bar.value));
   const text = document.querySelector(".nfg-calc__status-text");
-  if (root && root.dataset.state === "loading" && text) window.__nfgSlow.texts.push(text.textContent);
+  if (root && root.dataset.state === "loading" && text) {
+    window.__nfgSlow.texts.push(text.textContent);
+  }
 }).observe(document, { subtree: true, attributes: true, childList: true, characterData: true });
 """
 

@@ -127,7 +127,7 @@ new MutationObserver(() => {
 
 def _served_download_bytes(site_dir: Path, runtime: ModuleType) -> int:
     """What a first visit fetches, from the files the build wrote (not from build/, which other
-    tests may have rebuilt since): Pyodide's files (the lock as trimmed), the wheel, the snapshot."""
+    tests may have rebuilt since): Pyodide's files (the lock trimmed), the wheel, the snapshot."""
     root = site_dir / runtime.RUNTIME_DIR
     (pyodide,) = root.glob("pyodide-*")
     (wheel,) = root.glob("calc-*/*.whl")
