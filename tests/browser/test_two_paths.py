@@ -53,10 +53,20 @@ def _wait_computed(page: Any, after: int) -> int:
 def test_prerender_and_worker_show_identical_text(browser_site: Any, open_page: Any, name: str,
                                                   lang: str) -> None:
     spec = calculators.calculator(name)
-    probe = open_page(page_url(browser_site.base_url, lang, name))
+    probe = open_page()
     page = probe.page
+    held: list[Any] = []  # Python's wasm is held until the built text is read (no race)
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.context.route("**/pyodide.asm.wasm", hold)
+    page.goto(page_url(browser_site.base_url, lang, name), wait_until="domcontentloaded")
     built = _texts(page)  # the HTML as the build wrote it
     assert page.get_attribute(".nfg-calc", "data-state") in ("prerendered", "loading")
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/pyodide.asm.wasm", hold)
     assert built["outputs"] and all(built["outputs"].values()), built
     assert built == _expected(name, default_raw(name), lang)
 

@@ -140,8 +140,9 @@ def test_price_serving_and_training_modes(browser_site: Any, ux_page: Any, lang:
     page = ux_page(page_url(browser_site.base_url, lang, "price"), viewport)
     ready(page)
     for mode in ("serving", "training"):
-        set_input(page, "mode", mode)
-        page.wait_for_selector(f'.nfg-calc[data-mode="{mode}"]', timeout=10_000)
+        set_input(page, "mode", mode)  # a new mode clears the results until recomputed
+        page.wait_for_selector(f'.nfg-calc[data-mode="{mode}"][data-results="live"]',
+                               timeout=20_000)
         visible = set(page.eval_on_selector_all(
             ".nfg-calc__field:not([hidden])", "els => els.map(e => e.dataset.input)"))
         wanted = {f.name for f in spec.fields
