@@ -86,6 +86,43 @@ def test_no_summary_on_a_desktop(browser_site: Any, ux_page: Any) -> None:
     assert page.is_visible(".nfg-calc__outputs:not([hidden])")
 
 
+# every ordered pair of languages, on a content page below the language root
+PAGE_SWITCHES = tuple((a, b) for a in ("en", "ja", "es") for b in ("en", "ja", "es") if a != b)
+
+
+def _lang_url(base_url: str, lang: str, path: str) -> str:
+    return f"{base_url}{'' if lang == 'en' else lang + '/'}{path}"
+
+
+@pytest.mark.parametrize(("source", "target"), PAGE_SWITCHES)
+def test_language_switch_lands_on_the_same_page(browser_site: Any, ux_page: Any, source: str,
+                                                target: str) -> None:
+    """Material's own click handler takes the first language sitemap it has loaded whose root
+    prefixes the link; when the target's sitemap arrived before the English one (a race on every
+    page load), it rebuilt ja -> es as es/ja/<page> and sent the reader to the es home page. The
+    English sitemap is held here so that order is certain: the switch must still land on the
+    same page, anchor kept."""
+    page = ux_page("about:blank", "desktop")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.context.route(browser_site.base_url + "sitemap.xml", hold)
+    target_sitemap = _lang_url(browser_site.base_url, target, "sitemap.xml")
+    with page.expect_event("requestfinished", lambda r: r.url == target_sitemap or target == "en",
+                           timeout=20_000):
+        page.goto(_lang_url(browser_site.base_url, source, "guide/memory/"))
+    page.wait_for_timeout(300)  # Material's handler has parsed it
+    page.evaluate("() => { location.hash = 'nfg-probe'; }")
+    page.hover(".md-select")
+    with page.expect_navigation():
+        page.click(f'.md-select a[hreflang="{target}"]')
+    assert page.url == _lang_url(browser_site.base_url, target, "guide/memory/#nfg-probe")
+    assert page.get_attribute("html", "lang") == target
+    assert not page.errors, page.errors  # (the held request is dropped with the context)
+
+
 # ---- 2. the language switcher keeps the calculator state ---------------------------------------
 
 SWITCHES = (

@@ -66,10 +66,11 @@
       if (!link || !link.closest(".md-header, .md-select")) return;
       rewrite(link);
       // Material's own handler (on document.body) rebuilds the target from the current location
-      // and falls back to the language's home page when the URL has a query: the link, already
-      // pointing at the same page in that language (mkdocs-static-i18n) with the state, is
-      // followed as it is
-      if (name === "click" && link.search) event.stopPropagation();
+      // and the site root, which is wrong below /ja/ and /es/ (ja -> es became es/ja/page, not in
+      // the sitemap, so the reader landed on the home page) and drops pages with a query: the
+      // link, already pointing at the same page in that language (mkdocs-static-i18n) with the
+      // state, is followed as it is
+      if (name === "click") event.stopPropagation();
     }, true);
   });
   document.addEventListener("input", function () { window.setTimeout(rewriteAll, 0); });
