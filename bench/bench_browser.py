@@ -258,7 +258,7 @@ def _by_file(requests: list[Any]) -> dict[str, int]:
     return dict(sorted(sizes.items(), key=lambda item: -item[1]))
 
 
-SW_CONTROLLED_JS = ("navigator.serviceWorker.controller !== null"
+SW_CONTROLLED_JS = ("() => navigator.serviceWorker.controller !== null"
                     " && navigator.serviceWorker.controller.state === 'activated'")
 
 
@@ -308,7 +308,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             context = browser.new_context()
             page = context.new_page()
             page.goto(site.base_url + "bench-bare-pyodide.html")
-            page.wait_for_function("window.bareReadyMs !== undefined", timeout=120_000)
+            page.wait_for_function("() => window.bareReadyMs !== undefined", timeout=120_000)
             bare_ms.append(float(page.evaluate("window.bareReadyMs")))
             context.close()
 
@@ -319,7 +319,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             context.add_init_script(PROBE_JS)
             page = context.new_page()
             page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("window.__nfg.ready !== undefined", timeout=120_000)
+            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
             marks = page.evaluate("window.__nfg")
             worker_ms = page.evaluate(
                 "document.querySelector('.nfg-calc').nfgWidget.client.readyMs")
@@ -345,7 +345,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             page.close()
             page = context.new_page()
             page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("window.__nfg.ready !== undefined", timeout=120_000)
+            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
             repeat_ms.append(float(page.evaluate("window.__nfg.ready")))
             print("  repeat visit stages (ms): " + ", ".join(
                 f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
