@@ -99,17 +99,23 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+SW_CONTROLLED_JS = ("() => navigator.serviceWorker.controller !== null"
+                    " && navigator.serviceWorker.controller.state === 'activated'")
+
+
 def _typed(value: str, lang: str) -> str:
     return value.replace(".", ",") if lang == "es" else value
 
 
-def run_lang(browser: Any, base: str, lang: str, changes: int) -> list[float]:
+def run_lang(browser: Any, base: str, lang: str, changes: int, steady: bool) -> list[float]:
     context = browser.new_context()
     context.add_init_script(PROBE_JS)
     page = context.new_page()
     prefix = "" if lang == "en" else f"{lang}/"
     page.goto(f"{base}{prefix}calculators/advisor/", wait_until="domcontentloaded")
     page.wait_for_selector('.nfg-calc[data-state="ready"]', state="attached", timeout=120_000)
+    if steady:  # after the first visit's service worker has cached the site (20 MB of downloads)
+        page.wait_for_function(SW_CONTROLLED_JS, timeout=300_000, polling=250)
     for step in range(changes):
         field, value = CHANGES[step % len(CHANGES)]
         before = page.evaluate("window.__adv.samples.length")
@@ -131,6 +137,8 @@ def main() -> None:
     parser.add_argument("--changes", type=int, default=30)
     parser.add_argument("--site-dir", type=Path)
     parser.add_argument("--langs", default="en,ja,es")
+    parser.add_argument("--while-installing", action="store_true",
+                        help="measure right after ready, while the service worker caches the site")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -145,7 +153,7 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             print(f"{'lang':<5} {'n':>3} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
             for lang in args.langs.split(","):
-                samples = run_lang(browser, base, lang, args.changes)
+                samples = run_lang(browser, base, lang, args.changes, not args.while_installing)
                 everything += samples
                 print(f"{lang:<5} {len(samples):>3} {statistics.median(samples):>8.1f} "
                       f"{_percentile(samples, 0.95):>8.1f} {max(samples):>8.1f}")
@@ -154,7 +162,9 @@ def main() -> None:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         print(f"all   {len(everything):>3} {statistics.median(everything):>8.1f} "
               f"{_percentile(everything, 0.95):>8.1f} {max(everything):>8.1f}"
-              "   (input event -> new options table in the DOM; goal p95 <= 150 ms)")
+              "   (input event -> new options table in the DOM; goal p95 <= 150 ms; "
+              + ("while the service worker caches the site)" if args.while_installing
+                 else "once the service worker has cached the site)"))
 
 
 if __name__ == "__main__":
