@@ -31,8 +31,10 @@ result when perf provides them (else null).
 """
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from . import data, inputs, memory
@@ -93,6 +95,58 @@ def _reason(key: str, **values: Any) -> dict[str, Any]:
 class _ScreenMismatch(Exception):
     """perf.perf with api perf's arguments no longer gives api perf's result: search again
     with every evaluation through api perf."""
+
+
+# perf.perf is a pure function of its arguments: its answers are kept between advise calls (the
+# advisor page asks again at every input change; a new target, rate or family re-uses them all).
+# Least recently used first out; a CalcError is kept as the answer too.
+EVALUATIONS_KEPT = 4096
+_EVALUATIONS: "OrderedDict[tuple[Any, ...], PerfResult | CalcError]" = OrderedDict()
+# the largest batch that fits per (model, chip, dtypes, length, TP, capacity, batch bound), and
+# the bytes per core at batch 1: memory only, shared by every target, rate and instance
+_LARGEST: "OrderedDict[tuple[Any, ...], tuple[int, int]]" = OrderedDict()
+
+
+def _forget() -> None:
+    """data.reset(): the figures came from the data that was replaced."""
+    _EVALUATIONS.clear()
+    _LARGEST.clear()
+    _hourly.cache_clear()
+
+
+@lru_cache(maxsize=1024)
+def _hourly(instance_id: str, region: str, price_kind: str) -> HourlyPrice:
+    """The rate asked for and only that (no labelled fallback: an instance without it is
+    rejected, not priced from another region or price type)."""
+    return hourly_price(instance_id, region, price_kind, fallback=False)
+
+
+data.on_reset(_forget)
+
+
+def _remember[V](memo: "OrderedDict[tuple[Any, ...], V]", key: tuple[Any, ...], value: V) -> V:
+    memo[key] = value
+    if len(memo) > EVALUATIONS_KEPT:
+        memo.popitem(last=False)
+    return value
+
+
+def _evaluate(model: ModelSpec, instance: InstanceSpec, dtype: str, kv_dtype: str, batch: int,
+              load: Workload, tp: int, hourly: HourlyPrice) -> "PerfResult | CalcError":
+    """perf.perf with api perf's arguments (its error as the answer), without the math."""
+    from .perf import perf as estimate
+
+    try:
+        return estimate(
+            model, instance, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
+            input_len=load.input_len, output_len=load.output_len, tp=tp,
+            usd_per_hour=hourly.usd_per_hour, price_missing_reason=hourly.missing_reason,
+            explain=False,  # the search shows no math: same figures, no steps
+        )
+    except CalcError as error:
+        return error
+    except TypeError as error:  # perf.perf's signature changed: screen via the api
+        raise _ScreenMismatch from error
 
 
 MATCHED_FIELDS = ("fits", "ttft_s", "tpot_s", "output_tokens_per_s",
@@ -165,26 +219,24 @@ class _Search:
             result = self.perf(instance.id, tp, batch)
             screened = _screen_of(batch, result, instance.id)
         else:
-            from .perf import perf as estimate
-
-            self.perf_calls += 1
+            self.perf_calls += 1  # counted whether or not it is remembered: same JSON always
             hourly = self.hourly[instance.id]
-            try:
-                estimated = estimate(
-                    self.model, instance, dtype=self.dtypes[instance.id][0],
-                    kv_dtype=self.dtypes[instance.id][1],
-                    batch=batch, input_len=self.load.input_len, output_len=self.load.output_len,
-                    tp=tp, usd_per_hour=hourly.usd_per_hour,
-                    price_missing_reason=hourly.missing_reason,
-                )
+            dtype, kv_dtype = self.dtypes[instance.id]
+            key = (self.model, instance.id, dtype, kv_dtype, batch, self.load.input_len,
+                   self.load.output_len, tp, hourly.usd_per_hour, hourly.missing_reason)
+            estimated = _EVALUATIONS.get(key)
+            if estimated is None:
+                estimated = _remember(_EVALUATIONS, key, _evaluate(
+                    self.model, instance, dtype, kv_dtype, batch, self.load, tp, hourly))
+            else:
+                _EVALUATIONS.move_to_end(key)
+            if isinstance(estimated, CalcError):
+                screened = Screen(batch, False, math.inf, math.inf, estimated)
+            else:
                 screened = Screen(batch, estimated.fits, estimated.ttft_s, estimated.tpot_s,
                                   output_tokens_per_s_per_replica=(
                                       estimated.output_tokens_per_s_per_replica),
                                   instance_id=instance.id, exact=estimated)
-            except CalcError as error:
-                screened = Screen(batch, False, math.inf, math.inf, error)
-            except TypeError as error:  # perf.perf's signature changed: screen via the api
-                raise _ScreenMismatch from error
         return screened
 
     def meets(self, result: Screen) -> bool:
@@ -342,8 +394,7 @@ def _search_instance(
     region = search.base["region"]
     # only the price asked for: an instance without one is rejected, not priced from another
     # region or price type (perf's labelled fallback)
-    hourly = search.hourly[instance.id] = hourly_price(instance.id, region, price_kind,
-                                                       fallback=False)
+    hourly = search.hourly[instance.id] = _hourly(instance.id, region, price_kind)
     if hourly.usd_per_hour is None:
         return [], [{"instance": instance.id, "tp_degree": None,
                      "reason": _reason("no_price", price_missing_reason=hourly.missing_reason,
@@ -375,15 +426,19 @@ def _search_instance(
             continue
         searched += 1
 
-        def per_core(batch: int, degree: int = tp) -> int:
-            return memory.footprint(
-                model, instance.chip, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
-                seq_len=seq_len, tp=degree,
-            ).per_core_bytes
+        key = (model, instance.chip.id, dtype, kv_dtype, seq_len, tp, capacity, max_batch)
+        found = _LARGEST.get(key)
+        if found is None:
+            def per_core(batch: int, degree: int = tp) -> int:
+                return memory.footprint(
+                    model, instance.chip, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
+                    seq_len=seq_len, tp=degree,
+                ).per_core_bytes
 
-        largest = largest_fitting_batch(per_core, capacity, max_batch)
+            found = _remember(_LARGEST, key, (
+                largest_fitting_batch(per_core, capacity, max_batch), per_core(1)))
+        largest, at_one = found
         if largest == 0:
-            at_one = per_core(1)
             smallest_per_core = at_one if smallest_per_core is None else min(
                 smallest_per_core, at_one)
             continue
@@ -553,8 +608,7 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
         "usd_per_million_output_tokens": result["usd_per_million_output_tokens"],
         "utilization": None if needed is None else needed / (per_instance * count),
         "price_kind": search.base["price_kind"],
-        "head_padding": next(
-            (s["value"] for s in result["derivation"] if s["key"] == "head_padding"), None),
+        "head_padding": memory.head_padding(search.model, result["tp_degree"]),
         "decode_bound": result["decode_bound"],
         "error_band": result.get("error_band"),
         "basis": result.get("basis"),

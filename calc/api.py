@@ -1,5 +1,6 @@
 """The JSON boundary: ``run(request) -> response``; never raises (see ARCHITECTURE.md §2)."""
 
+import json
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -265,15 +266,24 @@ def run(request: Any) -> dict[str, Any]:
 
 
 def _require_finite(value: Any, path: str = "result") -> None:
-    """Hardening: no inf/NaN ever leaves the engine (JSON has no spelling for them)."""
+    """Hardening: no inf/NaN ever leaves the engine (JSON has no spelling for them). The C
+    encoder checks a whole result at once; only a refused one is walked to name the field."""
+    try:
+        json.dumps(value, allow_nan=False)
+        return
+    except (ValueError, TypeError):
+        _walk_finite(value, path)
+
+
+def _walk_finite(value: Any, path: str) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         raise CalcError("request", "result_not_finite", {"value": path})
     if isinstance(value, dict):
         for key, item in value.items():
-            _require_finite(item, f"{path}.{key}")
+            _walk_finite(item, f"{path}.{key}")
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _require_finite(item, f"{path}[{index}]")
+            _walk_finite(item, f"{path}[{index}]")
 
 
 def _failure(kind: str | None, error: CalcError) -> dict[str, Any]:

@@ -12,6 +12,7 @@ field, so the CLI exits 2 with that line, the JSON api answers ok=false and the 
 """
 
 import os
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -121,11 +122,22 @@ def check() -> None:
     _checked()
 
 
+_RESET_HOOKS: list[Callable[[], None]] = []
+
+
+def on_reset(hook: Callable[[], None]) -> None:
+    """Have reset() call hook too: for a cache of figures computed from the data elsewhere."""
+    _RESET_HOOKS.append(hook)
+
+
 def reset() -> None:
-    """Forget every cached file, record and spec (after NFG_DATA_DIR changes)."""
+    """Forget every cached file, record and spec (after NFG_DATA_DIR changes), and whatever
+    was computed from them (on_reset hooks)."""
     for cached in (_data_root, _checked, _toml, records, i18n, _by_id, _single, model, chip,
                    instance):
         cached.cache_clear()
+    for hook in _RESET_HOOKS:
+        hook()
 
 
 @cache

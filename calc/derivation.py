@@ -18,15 +18,19 @@ class Step:
 
 
 class Derivation:
-    """Collects steps in order; ``add`` returns the value so formulas read top to bottom."""
+    """Collects steps in order; ``add`` returns the value so formulas read top to bottom.
+    ``Derivation(record=False)`` keeps nothing: for a search that evaluates many configurations
+    and shows none of their math (the values are the same either way)."""
 
-    __slots__ = ("steps",)
+    __slots__ = ("record", "steps")
 
-    def __init__(self) -> None:
+    def __init__(self, record: bool = True) -> None:
+        self.record = record
         self.steps: list[Step] = []
 
     def add[V: StepValue](self, key: str, formula: str, value: V, unit: str = "") -> V:
-        self.steps.append(Step(key, formula, value, unit))
+        if self.record:
+            self.steps.append(Step(key, formula, value, unit))
         return value
 
     def as_list(self) -> list[dict[str, Any]]:

@@ -334,6 +334,70 @@ def _linear_hint(per_core: Callable[[int], int], capacity: int) -> int:
     return max(1, 1 + (capacity - one) // slope)
 
 
+@dataclass(frozen=True, slots=True)
+class TpChoice:
+    """The degree fit() uses and the degrees it reports (None: no allowed degree qualifies)."""
+
+    chosen: int
+    min_tp: int | None
+    recommended: int | None
+    min_tp_padded: int | None
+
+
+def choose_tp(
+    model: ModelSpec, instance: InstanceSpec, tp: int | None, capacity: int,
+    per_core_at: Callable[[int], int],
+) -> TpChoice:
+    """The given degree, else the recommended one (smallest allowed t with the headroom, t
+    dividing the heads first), else the one that needs the least memory per core.
+    per_core_at(t): bytes per core at degree t."""
+    limit_recommended = int(capacity * (1 - RECOMMENDED_HEADROOM_FRACTION))
+    per_core = {d: per_core_at(d) for d in instance.tp_degrees}
+    order = tp_search_order(model, instance)
+    min_tp = next((d for d in order if per_core[d] <= capacity), None)
+    recommended = next((d for d in order if per_core[d] <= limit_recommended), min_tp)
+    min_unpadded = next(
+        (d for d in order if tp_is_valid(model, d) and per_core[d] <= capacity), None
+    )
+    min_tp_padded = next(
+        (
+            d for d in order
+            if not tp_is_valid(model, d) and per_core[d] <= capacity
+            and (min_unpadded is None or d < min_unpadded)
+        ),
+        None,
+    )
+    if tp is not None:
+        chosen = tp
+    elif recommended is not None:
+        chosen = recommended
+    else:  # nothing fits: show the degree with the least memory per core
+        chosen = min(per_core, key=lambda d: (per_core[d], d))
+    return TpChoice(chosen, min_tp, recommended, min_tp_padded)
+
+
+def placement(
+    model: ModelSpec, instance: InstanceSpec, *, dtype: str | None, kv_dtype: str | None,
+    batch: int, seq_len: int, tp: int | None,
+) -> tuple[int, bool]:
+    """(TP degree, fits) exactly as fit() decides them — same checks, same errors — without
+    its derivation, its other degrees (when t is given) or its batch / length limits: what a
+    speed estimate needs from the memory fit."""
+    precision = model_shape.weight_precision(model, dtype, None)
+    kv_dtype = kv_dtype or dtypes.default_kv_dtype(precision.unquantized)
+    capacity = capacity_per_core_bytes(instance)
+    if tp is not None and tp not in instance.tp_degrees:
+        raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": list(instance.tp_degrees)})
+
+    def per_core_at(degree: int) -> int:
+        return footprint(model, instance.chip, dtype=dtype, kv_dtype=kv_dtype, batch=batch,
+                         seq_len=seq_len, tp=degree).per_core_bytes
+
+    chosen = tp if tp is not None else choose_tp(
+        model, instance, None, capacity, per_core_at).chosen
+    return chosen, per_core_at(chosen) <= capacity
+
+
 def fit(
     model: ModelSpec,
     instance: InstanceSpec,
@@ -362,28 +426,9 @@ def fit(
             expert_dtype=expert_dtype,
         )
 
-    limit_recommended = int(capacity * (1 - RECOMMENDED_HEADROOM_FRACTION))
-    per_core = {d: at(d).per_core_bytes for d in allowed}
-    order = tp_search_order(model, instance)
-    min_tp = next((d for d in order if per_core[d] <= capacity), None)
-    recommended = next((d for d in order if per_core[d] <= limit_recommended), min_tp)
-    min_unpadded = next(
-        (d for d in order if tp_is_valid(model, d) and per_core[d] <= capacity), None
-    )
-    min_tp_padded = next(
-        (
-            d for d in order
-            if not tp_is_valid(model, d) and per_core[d] <= capacity
-            and (min_unpadded is None or d < min_unpadded)
-        ),
-        None,
-    )
-    if tp is not None:
-        chosen = tp
-    elif recommended is not None:
-        chosen = recommended
-    else:  # nothing fits: show the degree with the least memory per core
-        chosen = min(allowed, key=lambda d: (per_core[d], d))
+    choice = choose_tp(model, instance, tp, capacity, lambda d: at(d).per_core_bytes)
+    chosen, min_tp = choice.chosen, choice.min_tp
+    recommended, min_tp_padded = choice.recommended, choice.min_tp_padded
     used = at(chosen)
     fits = used.per_core_bytes <= capacity
 

@@ -119,7 +119,10 @@ def perf(
     framework: str | None = None,
     compiled_batch: int | None = None,
     compiled_seq_len: int | None = None,
+    explain: bool = True,
 ) -> PerfResult:
+    """The speed estimate of one serving configuration; explain=False leaves its derivation
+    empty (the advisor's search: the same figures, no math to show)."""
     if not model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": model.id})
     chosen = frameworks.resolve(framework, instance, "inference")
@@ -132,13 +135,12 @@ def perf(
     step_fixed = constants.step(chosen, group)
     framework_calibrated = (chosen.id, group) in constants.steps
     kv_dtype = kv_dtype or dtypes.default_kv_dtype(dtype)
-    fit = memory.fit(
+    tp_degree, fits = memory.placement(
         model, instance, dtype=dtype, kv_dtype=kv_dtype,
         batch=max(batch, compiled_batch or batch),
         seq_len=max(input_len + output_len, compiled_seq_len or 0), tp=tp,
     )
-    tp_degree = fit.tp_degree
-    steps = Derivation()
+    steps = Derivation(record=explain)
     steps.add("framework", f"{chosen.name}: {chosen.batching} batching"
               f"{', bucketed' if chosen.bucketing else ''}", chosen.id, "")
     steps.add("tp_degree", "given" if tp is not None else "recommended TP (memory fit)", tp_degree,
@@ -231,7 +233,7 @@ def perf(
         dtype=dtype, kv_dtype=kv_dtype, compute_dtype=compute, batch=batch, input_len=input_len,
         output_len=output_len, compiled_batch=compiled_batch, compiled_seq_len=compiled_seq_len,
         padded_batch=served.padded_batch, padded_input_len=served.padded_input_len,
-        tp_degree=tp_degree, fits=fit.fits, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
+        tp_degree=tp_degree, fits=fits, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
         queue_wait_s=served.queue_wait_s, output_tokens_per_s_per_replica=per_replica,
         output_tokens_per_s_per_user=per_user, replicas=replicas,
         output_tokens_per_s=total_rate, decode_bound=decode.bound(efficiency),

@@ -95,12 +95,24 @@ def widen(stats: BandStats, features: Mapping[str, float]) -> Band:
 
 def nearest(stats: Iterable[BandStats], hardware: str, kind: str, framework: str, phase: str,
             features: Mapping[str, float]) -> Band | None:
-    by_key = {s.family: s for s in stats}
+    by_key = _by_family(stats) if isinstance(stats, tuple) else {s.family: s for s in stats}
     for level in LEVELS:
         found = by_key.get(family_key(level, hardware, kind, framework, phase))
         if found is not None:
             return widen(found, features)
     return None
+
+
+_BY_FAMILY: dict[int, tuple[tuple[BandStats, ...], dict[str, BandStats]]] = {}
+
+
+def _by_family(stats: tuple[BandStats, ...]) -> dict[str, BandStats]:
+    """family -> its statistics, built once per tuple (stored() returns the same one; the
+    tuple is kept with its index so its id is not reused)."""
+    found = _BY_FAMILY.get(id(stats))
+    if found is None or found[0] is not stats:
+        found = _BY_FAMILY[id(stats)] = (stats, {s.family: s for s in stats})
+    return found[1]
 
 
 @cache

@@ -19,8 +19,10 @@ make the same text). Every number is text here; the page's JavaScript only moves
 """
 
 import math
+from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 from .. import data
 from . import numbers, strings, units
@@ -105,7 +107,13 @@ def link_href(option: dict[str, Any]) -> str:
         if value is None:
             continue
         query[name] = units.raw_value(value) or ""
-    return SPEED_CALCULATOR + "?" + urlencode(query)
+    return SPEED_CALCULATOR + "?" + "&".join(_query_pair(k, v) for k, v in query.items())
+
+
+@lru_cache(maxsize=1024)  # every row repeats the model's fields; only a few differ per row
+def _query_pair(name: str, value: str) -> str:
+    """One name=value of a query string, encoded as urllib.parse.urlencode does."""
+    return quote_plus(name) + "=" + quote_plus(value)
 
 
 def pareto_front(points: list[tuple[float, float, str]]) -> set[str]:
@@ -274,24 +282,13 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
     front = pareto_front([(o["output_tokens_per_s_per_user"], o["usd_per_million_output_tokens"],
                            row_id) for o, row_id in zip(options, row_ids, strict=True)
                           if o.get("usd_per_million_output_tokens") is not None])
+    keys = tuple(str(column["key"]) for column in columns)
     rows = []
     for option, row_id in zip(options, row_ids, strict=True):
-        cells: dict[str, dict[str, Any]] = {}
-        for column in columns:
-            key = str(column["key"])
-            value = option.get(key)
-            if key == "instance_kind":
-                cells[key] = {"text": _kind_label(str(value), lang), "value": str(value)}
-            elif key == "error_band":
-                cells[key] = {"text": band_text(value, lang), "value": None}
-            else:
-                cells[key] = {"text": value_text(key, value, lang),
-                              "value": units.raw_value(value)}
+        cells, link, made = _row_text(result, option, keys, lang)
         rows.append({"id": row_id, "kind": option["instance_kind"], "front": row_id in front,
                      "front_text": ui(lang)["front_mark"] if row_id in front else "",
-                     "cells": cells,
-                     "link": {"href": link_href(option), "text": ui(lang)["open_speed"]},
-                     "snippet": snippet(result, option, lang)})
+                     "cells": cells, "link": link, "snippet": made})
     order: dict[str, list[str]] = {}
     for column in columns:
         key = str(column["key"])
@@ -318,6 +315,51 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
             "sort_hint": ui(lang)["sort_hint"], "caption": ui(lang)["table_caption"],
             "link_label": ui(lang)["col_link"], "snippet_label": ui(lang)["col_snippet"],
             "needs_label": ui(lang)["snippet_needs"]}
+
+
+# A row's text is a pure function of its option, the columns and the workload: the page asks
+# again at every input change and a new target, rate or family keeps most options, so their
+# text is kept (least recently used out; forgotten with the data, whose strings it holds).
+ROWS_KEPT = 2048
+_ROWS: "OrderedDict[tuple[Any, ...], RowText]" = OrderedDict()
+type RowText = tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, Any]]
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable copy of a JSON-like value (dicts as sorted item tuples)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _row_text(result: dict[str, Any], option: dict[str, Any], keys: tuple[str, ...],
+              lang: str) -> RowText:
+    """(cells, link, snippet) of one option; the same objects for an equal option (read-only)."""
+    memo_key = (lang, keys, result["input_len"], result["output_len"], _frozen(option))
+    kept = _ROWS.get(memo_key)
+    if kept is not None:
+        _ROWS.move_to_end(memo_key)
+        return kept
+    cells: dict[str, dict[str, Any]] = {}
+    for key in keys:
+        value = option.get(key)
+        if key == "instance_kind":
+            cells[key] = {"text": _kind_label(str(value), lang), "value": str(value)}
+        elif key == "error_band":
+            cells[key] = {"text": band_text(value, lang), "value": None}
+        else:
+            cells[key] = {"text": value_text(key, value, lang), "value": units.raw_value(value)}
+    made = (cells, {"href": link_href(option), "text": ui(lang)["open_speed"]},
+            snippet(result, option, lang))
+    _ROWS[memo_key] = made
+    if len(_ROWS) > ROWS_KEPT:
+        _ROWS.popitem(last=False)
+    return made
+
+
+data.on_reset(_ROWS.clear)
 
 
 def _band_width(band: Any) -> float | None:

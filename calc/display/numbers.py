@@ -8,7 +8,7 @@ decimal text of the value, as Babel does.
 
 import re
 from decimal import ROUND_HALF_EVEN, Decimal
-from functools import cache
+from functools import cache, lru_cache
 
 from .cldr import LOCALES
 
@@ -38,26 +38,42 @@ def _affixes(lang: str, kind: str) -> tuple[str, str]:
     return sub(pattern[: match.start()]), sub(pattern[match.end():])
 
 
+@lru_cache(maxsize=8192)  # a table repeats its figures (prices, degrees, batches) in every row
 def _digits(value: float | int | Decimal, lang: str, min_decimals: int, max_decimals: int) -> str:
-    data = locale(lang)
+    """The digits of value, rounded half-even to max_decimals, at least min_decimals shown.
+    Equal values give equal text whatever their type (1, 1.0 and Decimal("1.00") alike), so
+    the cache may answer one with another's text."""
+    decimal, group, min_grouping = _symbols(lang)
     number = value if isinstance(value, Decimal) else Decimal(str(value))
-    rounded = number.quantize(Decimal(1).scaleb(-max_decimals), rounding=ROUND_HALF_EVEN)
+    rounded = number.quantize(_quantum(max_decimals), rounding=ROUND_HALF_EVEN)
     negative = rounded < 0
     text = f"{abs(rounded):f}"
     whole, _, fraction = text.partition(".")
     fraction = fraction.rstrip("0")
     if len(fraction) < min_decimals:
         fraction = fraction.ljust(min_decimals, "0")
-    if len(whole) >= 3 + int(str(data["min_grouping_digits"])):
+    if len(whole) >= 3 + min_grouping:
         groups: list[str] = []
         while len(whole) > 3:
             groups.insert(0, whole[-3:])
             whole = whole[:-3]
-        whole = str(data["group"]).join([whole, *groups])
-    body = whole + (str(data["decimal"]) + fraction if fraction else "")
+        whole = group.join([whole, *groups])
+    body = whole + (decimal + fraction if fraction else "")
     if negative and body.strip("0.,") != "":
         return "-" + body
     return body
+
+
+@cache
+def _symbols(lang: str) -> tuple[str, str, int]:
+    """(decimal sign, group sign, minimum grouping digits) of the locale."""
+    data = locale(lang)
+    return str(data["decimal"]), str(data["group"]), int(str(data["min_grouping_digits"]))
+
+
+@cache
+def _quantum(decimals: int) -> Decimal:
+    return Decimal(1).scaleb(-decimals)
 
 
 def _sign_split(text: str) -> tuple[str, str]:

@@ -7,6 +7,7 @@ calc units (derivation steps, result fields): B, B/s, FLOP, FLOP/s, s, h, tokens
 cores, heads, USD, USD/h, fraction, "" (a count), bool, text.
 """
 
+from functools import lru_cache
 from typing import Any
 
 from .. import data
@@ -129,6 +130,7 @@ _FIELD_UNITS: dict[str, str] = {"fits": "bool", "mfu": "fraction", "cost_usd": "
                                 "fleet_usd_per_hour": "USD/h"}
 
 
+@lru_cache(maxsize=512)
 def result_unit(field: str) -> str:
     """The calc unit of a result field: `weights_bytes` -> B, `usd_per_hour` -> USD, ..."""
     if field in _FIELD_UNITS:
