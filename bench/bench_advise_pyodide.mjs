@@ -1,5 +1,5 @@
 // The advise bench (bench/bench_advise.py's requests) under Pyodide in Node: the browser's
-// interpreter without a page.  node bench/bench_advise_pyodide.mjs [runs] [present]
+// interpreter without a page.  node bench/bench_advise_pyodide.mjs [runs] [present] [cold]
 // Per request: p50/p95 of the Node process's CPU time (process.cpuUsage: load on a shared machine
 // does not inflate it; Pyodide runs on the one main thread) and of wall time, per calc.api.run.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
@@ -28,6 +28,9 @@ const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) || 20);
 // "present" also times the advisor page's whole recompute: calc.display.present (search + table,
 // chart, links and snippets as text), what the worker runs per input change
 const presentOnly = process.argv.includes("present");
+// "cold": every run asks with a new input length, so nothing kept from an earlier search answers
+// (the advisor page's worst case: a new workload)
+const cold = process.argv.includes("cold");
 pyodide.runPython(`
 import json, sys
 sys.path.insert(0, "${work}")
@@ -47,8 +50,12 @@ FORMS = [
 ]
 if ${presentOnly ? "True" : "False"}:
     REQUESTS = [(name, "present", values) for name, values in FORMS]
-def one(index):
+COLD = ${cold ? "True" : "False"}
+def one(index, run=0):
     name, kind, params = REQUESTS[index]
+    if COLD:
+        params = {**params, "input_len": (str if kind == "present" else int)(
+            int(params.get("input_len", 1024)) + 1 + run)}
     if kind == "present":
         shown = present({"calculator": "advisor", "values": params}, "ja")
         rows = (shown.get("advisor") or {}).get("rows", [])
@@ -71,7 +78,7 @@ for (let i = 0; i < count; i++) {
   const cpu = [], wall = [];
   for (let r = 0; r < runs; r++) {
     const c0 = process.cpuUsage(), w0 = process.hrtime.bigint();
-    one(i);
+    one(i, r + 1);
     const c = process.cpuUsage(c0);
     wall.push(Number(process.hrtime.bigint() - w0) / 1e6);
     cpu.push((c.user + c.system) / 1000);
