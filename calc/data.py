@@ -134,7 +134,7 @@ def reset() -> None:
     """Forget every cached file, record and spec (after NFG_DATA_DIR changes), and whatever
     was computed from them (on_reset hooks)."""
     for cached in (_data_root, _checked, _toml, records, i18n, _by_id, _single, model, chip,
-                   instance):
+                   instance, _regions):
         cached.cache_clear()
     for hook in _RESET_HOOKS:
         hook()
@@ -363,7 +363,12 @@ def instance(instance_id: str) -> InstanceSpec:
 
 
 def regions() -> list[str]:
-    return sorted({str(p.get("region")) for p in records("prices")})
+    return list(_regions())
+
+
+@cache
+def _regions() -> tuple[str, ...]:
+    return tuple(sorted({str(p.get("region")) for p in records("prices")}))
 
 
 def price(instance_id: str, region: str, kind: str = "on-demand") -> PriceSpec | None:

@@ -149,19 +149,20 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
     peak_missing = not has_peak(r.instance, r.dtype)
     instance = without_compute_limit(r.instance, r.dtype) if peak_missing else r.instance
 
-    def estimate(tp: int) -> PerfResult:
+    def estimate(tp: int, explain: bool = True) -> PerfResult:
         return estimate_perf(
             r.model, instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
             input_len=r.input_len, output_len=r.output_len, tp=tp,
             usd_per_hour=r.hourly.usd_per_hour, price_missing_reason=r.hourly.missing_reason,
             framework=r.framework, compiled_batch=r.compiled_batch,
-            compiled_seq_len=r.compiled_seq_len,
+            compiled_seq_len=r.compiled_seq_len, explain=explain,
         )
 
     # the TP objective compares the candidates with the same serving step model
     degrees = tp_choice.fitting_degrees(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
                                         batch=batch, seq_len=seq_len)
-    choice = tp_choice.choose(degrees, estimate, r.objective)
+    # the candidates' figures only: the math is shown for the degree used
+    choice = tp_choice.choose(degrees, lambda t: estimate(t, explain=False), r.objective)
     if r.tp is not None:
         used = r.tp
         reason: dict[str, Any] = {"key": "tp_given", "params": {

@@ -6,6 +6,7 @@ The dense-BF16 peak used for $/PFLOP-hour is the chip headline (as AWS / the ven
 """
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from . import data
@@ -63,6 +64,22 @@ def _priced(row: dict[str, Any], fallback_reason: str | None, note: str | None) 
 
 
 def hourly_price(
+    instance_id: str, region: str, kind: str = DEFAULT_PRICE_KIND, *, fallback: bool = True
+) -> HourlyPrice:
+    """hourly_price_uncached, kept per argument set until the data is reset (a calculator asks
+    for the same rates at every input change; compare asks for every instance's)."""
+    return _hourly_price(instance_id, region, kind, fallback)
+
+
+@lru_cache(maxsize=4096)
+def _hourly_price(instance_id: str, region: str, kind: str, fallback: bool) -> HourlyPrice:
+    return hourly_price_uncached(instance_id, region, kind, fallback=fallback)
+
+
+data.on_reset(_hourly_price.cache_clear)
+
+
+def hourly_price_uncached(
     instance_id: str, region: str, kind: str = DEFAULT_PRICE_KIND, *, fallback: bool = True
 ) -> HourlyPrice:
     """The rate of ``kind`` in ``region``; when that has none and ``fallback`` is on, the newest

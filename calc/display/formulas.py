@@ -7,8 +7,9 @@ so symbols (t, b, s, L, h), identifiers (head_dim, kv_heads) and functions (ceil
 """
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
+from .. import data
 from . import strings
 
 _WORD = "A-Za-z0-9_"
@@ -24,9 +25,18 @@ def _pattern(lang: str) -> tuple[re.Pattern[str] | None, dict[str, str]]:
     return re.compile(f"(?<![{_WORD}])(?:{body})(?![{_WORD}])"), phrases
 
 
+@lru_cache(maxsize=2048)  # a calculator shows the same steps at every input change
 def localise(formula: str, lang: str) -> str:
     """`formula` with its English phrases in `lang` (unknown words stay as they are)."""
     pattern, phrases = _pattern(strings.lang_or_default(lang))
     if pattern is None or not formula:
         return formula
     return pattern.sub(lambda m: phrases[m.group(0)], formula)
+
+
+def _forget() -> None:
+    _pattern.cache_clear()
+    localise.cache_clear()
+
+
+data.on_reset(_forget)  # the phrases are data

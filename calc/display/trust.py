@@ -9,9 +9,10 @@
 The engine fields read here are optional: an engine without them gives no note, never an error.
 """
 
+from functools import lru_cache
 from typing import Any
 
-from .. import api
+from .. import api, data
 from ..errors import CalcError
 from . import strings, units
 from .numbers import number
@@ -180,13 +181,22 @@ def dtype_choices(instance: str | None, lang: str) -> tuple[list[str] | None, st
     when the engine cannot tell (every schema dtype is offered)."""
     if not instance:
         return None, None
+    supported, note = _dtype_choices(instance, lang)
+    return (None if supported is None else list(supported)), note
+
+
+@lru_cache(maxsize=256)  # asked at every input change of a calculator with a dtype field
+def _dtype_choices(instance: str, lang: str) -> tuple[tuple[str, ...] | None, str | None]:
     response = api.run({"schema_version": api.SCHEMA_VERSION, "kind": "dtypes",
                         "params": {"instance": instance}})
     if not response.get("ok"):
         return None, None
     result = response["result"]
-    supported = [str(d) for d in result.get("dtypes_supported") or []]
+    supported = tuple(str(d) for d in result.get("dtypes_supported") or [])
     if not supported:
         return None, None
     return supported, text(lang, "dtype_note", instance=instance,
                            chip=str(result.get("chip", "")), dtypes=", ".join(supported))
+
+
+data.on_reset(_dtype_choices.cache_clear)  # the instances and their chips are data

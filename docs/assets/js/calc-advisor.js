@@ -132,6 +132,18 @@ async function drawChart(spec) {
   const canvas = box.querySelector("canvas");
   const color = getComputedStyle(box).color || "#333";
   canvas.setAttribute("aria-label", spec.title);
+  const scales = { x: logScale(spec.x_axis, spec.x_label, color),
+                   y: logScale(spec.y_axis, spec.y_label, color) };
+  if (chart && chart.canvas === canvas) { // new figures into the chart already drawn
+    chart.data.datasets = chartDatasets(spec, color);
+    chart.options.scales = scales;
+    chart.options.plugins.title.text = spec.title;
+    chart.options.plugins.title.color = color; // the theme may have changed since
+    chart.options.plugins.legend.labels.color = color;
+    chart.update("none");
+    root.dataset.chartDrawn = String(spec.datasets.reduce((n, set) => n + set.points.length, 0));
+    return;
+  }
   if (chart) chart.destroy();
   chart = new Chart(canvas, {
     type: "scatter",
@@ -140,8 +152,7 @@ async function drawChart(spec) {
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
-      scales: { x: logScale(spec.x_axis, spec.x_label, color),
-                y: logScale(spec.y_axis, spec.y_label, color) },
+      scales,
       plugins: {
         legend: { labels: { color, usePointStyle: true } },
         title: { display: true, text: spec.title, color },

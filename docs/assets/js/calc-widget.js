@@ -23,6 +23,29 @@ import { getCalcClient } from "./calc-client.js";
 import { drawChart } from "./calc-chart.js";
 
 const START_EVENTS = ["pointerdown", "focusin", "keydown", "touchstart"];
+const URL_DELAY_MS = 100; // the address bar follows the inputs this long after the result
+
+// Only what changed is written: an unchanged text, attribute or list is left as it is (no style
+// recalculation or layout for it, and the worker's next answer does not wait behind that work).
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setData(el, name, value) {
+  if (value === null || value === undefined) {
+    if (name in el.dataset) delete el.dataset[name];
+  } else if (el.dataset[name] !== String(value)) {
+    el.dataset[name] = value;
+  }
+}
+
+// Rebuilds a list only when its content differs from the one last built from `items`.
+function listChanged(parent, items) {
+  const key = JSON.stringify(items);
+  if (parent.nfgKey === key) return false;
+  parent.nfgKey = key;
+  return true;
+}
 
 class CalculatorWidget {
   constructor(root) {
@@ -109,7 +132,17 @@ class CalculatorWidget {
     select.append(option);
   }
 
+  // The address follows the inputs a moment after the numbers (replaceState costs a few ms on the
+  // main thread: not in the way of showing the result); the copy-link action and leaving the
+  // page write it at once.
+  scheduleUrl() {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => this.writeUrl(), URL_DELAY_MS);
+  }
+
   writeUrl() {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = null;
     const query = new URLSearchParams(window.location.search);
     const raw = this.rawValues();
     for (const name of this.controls.keys()) {
@@ -124,6 +157,7 @@ class CalculatorWidget {
 
   bind() {
     this.form.addEventListener("input", (event) => this.onInput(event)); // selects too
+    window.addEventListener("pagehide", () => { if (this.urlTimer) this.writeUrl(); });
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.root.addEventListener("click", (event) => {
       const button = event.target.closest("[data-action]");
@@ -166,10 +200,10 @@ class CalculatorWidget {
     if (status.state === "loading") {
       this.root.dataset.state = "loading";
       this.root.dataset.stage = status.stage || "";
-      this.statusText.textContent = strings[status.stage] || strings.loading;
+      setText(this.statusText, strings[status.stage] || strings.loading);
       if (status.stage === "restarting") this.markNotLive("updating");
     } else if (status.state === "ready") {
-      this.statusText.textContent = strings.ready;
+      setText(this.statusText, strings.ready);
       const computed = this.compute();
       const markReady = () => {
         this.root.dataset.state = "ready";
@@ -184,7 +218,7 @@ class CalculatorWidget {
       this.root.dataset.state = "failed";
       this.root.dataset.stage = status.stage || "";
       const stuck = status.stage === "stuck" || status.stage === "timeout";
-      this.statusText.textContent = stuck ? strings.stuck : strings.failed;
+      setText(this.statusText, stuck ? strings.stuck : strings.failed);
       if (this.inputsArePrerendered()) this.renderChart(this.lastGood);
       else this.markNotLive("stale");
     }
@@ -205,7 +239,9 @@ class CalculatorWidget {
     for (const basis of this.root.querySelectorAll(".nfg-calc__basis")) basis.hidden = true;
     this.root.querySelector(".nfg-calc__math tbody").replaceChildren();
     this.root.querySelector(".nfg-calc__verdict").hidden = true;
-    this.root.querySelector(".nfg-calc__notes").replaceChildren();
+    const notes = this.root.querySelector(".nfg-calc__notes");
+    notes.replaceChildren();
+    notes.nfgKey = undefined; // rebuilt by the next result, whatever it says
     this.pendingChart = null;
     this.root.querySelector(".nfg-calc__chart").hidden = true;
     this.current = null;
@@ -228,15 +264,15 @@ class CalculatorWidget {
     const spec = name ? this.fieldSpecs.get(name) : null;
     if (name === "model" || name === "instance" || name === "mode" || (spec && spec.arch)) {
       this.clearResults("cleared");
-      this.statusText.textContent = this.config.status.cleared;
+      setText(this.statusText, this.config.status.cleared);
     } else {
       this.markNotLive("updating");
     }
     if (this.client.status.state === "ready") {
-      this.statusText.textContent = this.config.status.updating;
+      setText(this.statusText, this.config.status.updating);
       this.compute();
     } else if (this.client.status.state === "loading") {
-      this.statusText.textContent = this.config.status.stale;
+      setText(this.statusText, this.config.status.stale);
     }
   }
 
@@ -252,7 +288,7 @@ class CalculatorWidget {
       // the worker returned for this request: said in the status, numbers not live
       if (sequence === this.sequence && this.client.status.state === "ready") {
         this.markNotLive("stale");
-        this.statusText.textContent = this.config.status.request_failed;
+        setText(this.statusText, this.config.status.request_failed);
       }
       return;
     }
@@ -271,15 +307,15 @@ class CalculatorWidget {
       // price page's token or run fields) leaves the shown numbers marked, not live
       const clean = !(display.errors || []).length;
       this.root.dataset.results = clean ? "live" : "error";
-      this.statusText.textContent = clean ? this.config.status.ready : this.config.status.input_error;
+      setText(this.statusText, clean ? this.config.status.ready : this.config.status.input_error);
     } else {
       // inputs with an error: the previous numbers stay only struck through and marked as not live
       // (after a new model / instance / mode or a shared link they were already removed)
       this.root.dataset.results = "error";
       this.current = null;
-      this.statusText.textContent = this.config.status.input_error;
+      setText(this.statusText, this.config.status.input_error);
     }
-    this.writeUrl();
+    this.scheduleUrl();
     this.root.dataset.computed = String(sequence);
     this.root.dataset.hasError = String((display.errors || []).length > 0);
   }
@@ -309,13 +345,12 @@ class CalculatorWidget {
     for (const output of display.outputs) {
       const dd = dl.querySelector(`[data-field="${output.field}"]`);
       if (!dd) continue;
-      if (output.value === null || output.value === undefined) dd.removeAttribute("data-value");
-      else dd.dataset.value = output.value;
-      dd.textContent = output.text;
+      setData(dd, "value", output.value);
+      setText(dd, output.text);
       const basis = dl.querySelector(`[data-basis-for="${output.field}"]`);
       if (basis) {
-        basis.textContent = output.basis || "";
-        basis.hidden = !output.basis;
+        setText(basis, output.basis || "");
+        if (basis.hidden !== !output.basis) basis.hidden = !output.basis;
       }
     }
     this.renderMath(display);
@@ -328,6 +363,8 @@ class CalculatorWidget {
       const select = this.controls.get(name);
       if (!select || select.tagName !== "SELECT") continue;
       const value = select.value;
+      if (!listChanged(select, options) && select.value === value
+          && [...select.options].some((o) => o.value === value)) continue;
       const items = options.map((opt) => {
         const option = document.createElement("option");
         option.value = opt.value;
@@ -342,6 +379,7 @@ class CalculatorWidget {
 
   renderNotes(display) {
     const list = this.root.querySelector(".nfg-calc__notes");
+    if (!listChanged(list, display.notes || [])) return;
     list.replaceChildren(...(display.notes || []).map((note) => {
       const li = document.createElement("li");
       li.dataset.note = note.key;
@@ -355,10 +393,10 @@ class CalculatorWidget {
     const verdict = display.verdict;
     box.hidden = !verdict;
     if (!verdict) return;
-    box.querySelector(".nfg-calc__verdict-text").textContent = verdict.text;
-    box.querySelector(".nfg-calc__verdict-reason").textContent = verdict.reason || "";
+    setText(box.querySelector(".nfg-calc__verdict-text"), verdict.text);
+    setText(box.querySelector(".nfg-calc__verdict-reason"), verdict.reason || "");
     const list = box.querySelector(".nfg-calc__suggestions");
-    list.replaceChildren(...verdict.suggestions.map((suggestion) => {
+    if (listChanged(list, verdict.suggestions)) list.replaceChildren(...verdict.suggestions.map((suggestion) => {
       const li = document.createElement("li");
       const a = document.createElement("a");
       a.href = "#";
@@ -402,6 +440,18 @@ class CalculatorWidget {
 
   renderMath(display) {
     const tbody = this.root.querySelector(".nfg-calc__math tbody");
+    // the same steps as shown (labels, formulas): only their values change in place
+    const shape = JSON.stringify(display.derivation.map((step) => [step.label, step.formula]));
+    if (tbody.nfgShape === shape && tbody.rows.length === display.derivation.length) {
+      display.derivation.forEach((step, index) => {
+        const value = tbody.rows[index].cells[2];
+        setData(value, "value", step.value);
+        setData(value, "unit", step.unit);
+        setText(value, step.text);
+      });
+      return;
+    }
+    tbody.nfgShape = shape;
     const rows = display.derivation.map((step) => {
       const tr = document.createElement("tr");
       const label = document.createElement("td");
@@ -542,7 +592,7 @@ class CalculatorWidget {
     if (action === "export-csv" || action === "export-json") {
       const display = this.exportable();
       if (!display) {
-        this.statusText.textContent = this.config.status.updating;
+        setText(this.statusText, this.config.status.updating);
         return;
       }
       this.exportAs(action, name, display);

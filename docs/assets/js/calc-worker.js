@@ -15,7 +15,8 @@
 //         Python started from the memory snapshot, else snapshotError says why not)
 //   {type: "failed", stage, reason}                       (terminal)
 //   {type: "result", id, response}                        (response = calc.api.run(...) as JSON)
-//   {type: "display", id, display}                        (display = calc.display.present(...))
+//   {type: "display", id, display, pythonMs}              (display = calc.display.present(...);
+//                                                         pythonMs: its time in Python)
 //   {type: "error", id, reason}                           (the worker could not answer)
 //   {type: "pong", id}                                    (answer to ping)
 
@@ -289,8 +290,11 @@ function answerPresent({ id, request, lang }) {
     return;
   }
   try {
-    const display = JSON.parse(presentCalc(JSON.stringify(request), lang));
-    post({ type: "display", id, display });
+    const started = performance.now();
+    const text = presentCalc(JSON.stringify(request), lang);
+    const pythonMs = performance.now() - started;
+    const display = JSON.parse(text);
+    post({ type: "display", id, display, pythonMs }); // pythonMs: for the benches
   } catch (err) {
     post({ type: "error", id, reason: String(err && err.message ? err.message : err) });
   }
