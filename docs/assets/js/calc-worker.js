@@ -181,8 +181,20 @@ function progressPoster(downloadBytes) {
   };
 }
 
-function installCalc(pyodide, wheelBytes, wheelName) {
-  pyodide.unpackArchive(wheelBytes, "wheel", { filename: wheelName });
+// The wheel's files (calc's modules and data) on Pyodide's file system. After a snapshot start
+// every module is imported and every data file parsed already (scripts/snapshot_warmup.py), so
+// the unpacking (~0.2 s) waits until just after ready; it always runs before the first answer.
+let pendingWheel = null; // { pyodide, bytes, name } still to unpack
+function unpackWheel() {
+  if (!pendingWheel) return;
+  const { pyodide, bytes, name } = pendingWheel;
+  pendingWheel = null;
+  pyodide.unpackArchive(bytes, "wheel", { filename: name });
+}
+
+function installCalc(pyodide, wheelBytes, wheelName, { deferUnpack = false } = {}) {
+  pendingWheel = { pyodide, bytes: wheelBytes, name: wheelName };
+  if (!deferUnpack) unpackWheel();
   pyodide.runPython(PY_BRIDGE);
   const run = pyodide.globals.get("_nfg_run");
   const present = pyodide.globals.get("_nfg_present");
@@ -237,9 +249,15 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
         mark("runtime-started");
         stage = "calc-load";
         progress.stage(stage);
-        calc = installCalc(pyodide, await withTimeout(wheel, timeoutMs, stage), wheelName);
+        calc = installCalc(pyodide, await withTimeout(wheel, timeoutMs, stage), wheelName,
+                           { deferUnpack: true });
         mark("wheel-unpacked");
-        checkCalc(calc.present);
+        try {
+          checkCalc(calc.present);
+        } catch (err) { // it needed a file after all: with the files, or a normal start
+          unpackWheel();
+          checkCalc(calc.present);
+        }
         snapshotError = null;
       } catch (err) {
         snapshotError = String(err && err.message ? err.message : err);
@@ -261,6 +279,7 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
     progress.stop();
     post({ type: "ready", ms: performance.now() - started, marks,
            snapshot: snapshotError === null, snapshotError });
+    if (pendingWheel) setTimeout(unpackWheel, 0); // before the page's first request, if idle
   } catch (err) {
     failed = true;
     stopCounting();
@@ -270,6 +289,7 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
 }
 
 function answer({ id, kind, params }) {
+  unpackWheel();
   if (!runCalc) {
     post({ type: "error", id, reason: failed ? "failed" : "not-ready" });
     return;
@@ -285,6 +305,7 @@ function answer({ id, kind, params }) {
 
 // Display text for a calculator's form values, made by Python (the prerender's own function)
 function answerPresent({ id, request, lang }) {
+  unpackWheel();
   if (!presentCalc) {
     post({ type: "error", id, reason: failed ? "failed" : "not-ready" });
     return;
