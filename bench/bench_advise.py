@@ -1,6 +1,8 @@
 """Benchmark the advisor (issue 11 item 4): p50/p95 of calc.api.run advise / advise_train per
-representative request in this CPython process (warm caches, as in the page's worker after the
-first request), and the CLI wall time of one advise request (new interpreter, cold caches).
+representative request in this CPython process (warm data caches, as in the page's worker after
+the first request, but no kept search answers: each run searches anew, as after a new workload;
+calc.advise keeps perf answers between calls, which would answer a repeated request at once), and
+the CLI wall time of one advise request (new interpreter, cold caches).
 
     python bench/bench_advise.py [--runs 40] [--cli-runs 5]
 
@@ -60,6 +62,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--cli-runs", type=int, default=5)
     args = parser.parse_args()
+    from calc.advise import _forget as forget_searches
     from calc.api import run
 
     cpu_clock = getattr(time, "thread_time", time.process_time)  # Pyodide: process_time
@@ -74,6 +77,7 @@ def main() -> None:
             raise SystemExit(f"{name}: {response['error']['message']}")
         cpu, wall = [], []
         for _ in range(args.runs):
+            forget_searches()
             start_cpu, start = cpu_clock(), time.perf_counter()
             run(request)
             wall.append((time.perf_counter() - start) * 1000)

@@ -53,7 +53,7 @@ if ${presentOnly ? "True" : "False"}:
 COLD = ${cold ? "True" : "False"}
 def one(index, run=0):
     name, kind, params = REQUESTS[index]
-    if COLD:
+    if COLD and kind in ("present", "advise"):
         params = {**params, "input_len": (str if kind == "present" else int)(
             int(params.get("input_len", 1024)) + 1 + run)}
     if kind == "present":
