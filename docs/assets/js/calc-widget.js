@@ -133,18 +133,20 @@ class CalculatorWidget {
   }
 
   // The address follows the inputs a moment after the numbers (replaceState costs a few ms on the
-  // main thread: not in the way of showing the result); the copy-link action and leaving the
-  // page write it at once.
-  scheduleUrl() {
+  // main thread: not in the way of showing the result). The delayed write records the values the
+  // shown result answers, never inputs typed since (their result is not on screen yet); the
+  // copy-link action and leaving the page write the inputs on screen at once.
+  scheduleUrl(values) {
     clearTimeout(this.urlTimer);
-    this.urlTimer = setTimeout(() => this.writeUrl(), URL_DELAY_MS);
+    this.urlTimer = setTimeout(() => this.writeUrl(values), URL_DELAY_MS);
   }
 
-  writeUrl() {
+  writeUrl(values) {
     clearTimeout(this.urlTimer);
     this.urlTimer = null;
+    if (!values) this.urlDirty = false;
     const query = new URLSearchParams(window.location.search);
-    const raw = this.rawValues();
+    const raw = values || this.rawValues();
     for (const name of this.controls.keys()) {
       if (raw[name] === "" || this.controls.get(name).tagName === "TEXTAREA") query.delete(name);
       else query.set(name, raw[name]);
@@ -157,7 +159,7 @@ class CalculatorWidget {
 
   bind() {
     this.form.addEventListener("input", (event) => this.onInput(event)); // selects too
-    window.addEventListener("pagehide", () => { if (this.urlTimer) this.writeUrl(); });
+    window.addEventListener("pagehide", () => { if (this.urlTimer || this.urlDirty) this.writeUrl(); });
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.root.addEventListener("click", (event) => {
       const button = event.target.closest("[data-action]");
@@ -257,6 +259,7 @@ class CalculatorWidget {
 
   onInput(event) {
     const name = event && event.target ? event.target.name : null;
+    this.urlDirty = true;
     this.linkUnknown = null;
     this.updateVisibility();
     this.start();
@@ -315,7 +318,7 @@ class CalculatorWidget {
       this.current = null;
       setText(this.statusText, this.config.status.input_error);
     }
-    this.scheduleUrl();
+    this.scheduleUrl(request.values);
     this.root.dataset.computed = String(sequence);
     this.root.dataset.hasError = String((display.errors || []).length > 0);
   }
