@@ -23,6 +23,9 @@ HASH_CHARS = 16
 # sitemap.xml files are: Material's language selector fetches them)
 SKIP_SUFFIXES = (".map", ".gz")
 SKIP_NAMES = {SW_NAME, "bench-bare-pyodide.html"}
+# gzip files the service worker stores inflated: the memory snapshot (scripts/build_snapshot.py
+# SNAPSHOT_NAME), read at every start of a calculator
+INFLATE_NAMES = ("calc.snapshot.bin",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +56,14 @@ def url_path(site_dir: Path, path: Path) -> str:
 def render(site_dir: Path) -> tuple[str, str, int, int]:
     digest = hashlib.sha256()
     urls: list[str] = []
+    inflate: list[str] = []
     total = 0
     for path in site_files(site_dir):
         data = path.read_bytes()
         total += len(data)
         urls.append(url_path(site_dir, path))
+        if path.name in INFLATE_NAMES:
+            inflate.append(urls[-1])
         digest.update(urls[-1].encode())
         digest.update(b"\0")
         digest.update(hashlib.sha256(data).digest())
@@ -67,6 +73,7 @@ def render(site_dir: Path) -> tuple[str, str, int, int]:
             .replace("__CACHE_NAME__", cache_name)
             .replace("__CACHE_PREFIX__", CACHE_PREFIX)
             .replace("__IMMUTABLE_DIR__", IMMUTABLE_DIR)
+            .replace("__INFLATE__", json.dumps(inflate))
             .replace("__FILES__", json.dumps(urls, indent=0, ensure_ascii=False)))
     return text, cache_name, len(urls), total
 

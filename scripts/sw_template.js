@@ -7,11 +7,16 @@
 // site; a page is always served from the cache of the worker that controls it, so one page never
 // mixes two builds. A new build's worker waits until no page of the old build is open (the
 // browser's default), then takes over. Works under a sub-path: URLs are relative to this file.
+//
+// The memory snapshot travels gzipped (a quarter of its size) and is stored here inflated: on a
+// repeat visit the calculator's worker reads it as is (about 0.1 s for 25 MB) instead of
+// inflating it again (about 0.3 s). The header X-Nfg-Inflated tells the worker which it got.
 
 const CACHE = "__CACHE_NAME__";
 const PREFIX = "__CACHE_PREFIX__";
 const FILES = __FILES__;
 const IMMUTABLE = "__IMMUTABLE_DIR__"; // versioned or hashed paths: the HTTP cache may answer
+const INFLATE = new Set(__INFLATE__); // gzip files stored inflated (the memory snapshot)
 
 const scope = new URL("./", self.location.href);
 const fileUrl = (path) => new URL(path, scope).href;
@@ -33,10 +38,24 @@ async function fill(cache) {
       });
       const response = await fetch(request, { priority: "low" });
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-      await cache.put(request, response);
+      await cache.put(request, INFLATE.has(path) ? await inflated(response) : response);
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, next));
+}
+
+// The inflated copy of a gzip file; a file that does not inflate is stored as it came (the
+// worker then falls back to a normal start, as it would online).
+async function inflated(response) {
+  const gzipped = await response.arrayBuffer();
+  const headers = { "Content-Type": "application/octet-stream" };
+  try {
+    const stream = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"));
+    const bytes = await new Response(stream).arrayBuffer();
+    return new Response(bytes, { headers: { ...headers, "X-Nfg-Inflated": "1" } });
+  } catch (err) {
+    return new Response(gzipped, { headers });
+  }
 }
 
 self.addEventListener("install", (event) => {

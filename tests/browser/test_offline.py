@@ -5,6 +5,8 @@ The site is served under /nfg/ (a sub-path, like a GitHub Pages project site).""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import http.server
 import importlib.util
 import os
@@ -279,3 +281,94 @@ def test_served_from_another_host_no_errors(browser_site: Any, chromium: Any,
         context.close()
         server.shutdown()
         server.server_close()
+
+
+# ---- the memory snapshot: stored inflated by the service worker, read from its cache -----------
+
+CLIENT_JS = """() => { const c = document.querySelector('.nfg-calc').nfgWidget.client;
+  return {state: c.status.state, snapshot: c.startedFromSnapshot, fromCache: c.readFromCache,
+          error: c.snapshotError}; }"""
+# the snapshot entry of the site's cache: its marker header, size and SHA-256 (hex)
+CACHED_SNAPSHOT_JS = """async () => {
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      if (!request.url.endsWith('/calc.snapshot.bin')) continue;
+      const response = await cache.match(request);
+      const bytes = await response.arrayBuffer();
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+      return {inflated: response.headers.get('X-Nfg-Inflated'), length: bytes.byteLength,
+              sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join('')};
+    }
+  }
+  return null;
+}"""
+
+
+def _snapshot_path(site_dir: Path) -> Path:
+    (found,) = sorted((site_dir / "assets" / "runtime").glob("snapshot-*/calc.snapshot.bin"))
+    return found
+
+
+def _first_and_repeat_visit(context: Any, url: str) -> tuple[dict[str, Any], dict[str, Any],
+                                                              dict[str, Any] | None]:
+    """The client's start on a first visit (until the service worker controls the page), the
+    cache's snapshot entry, and the client's start on a repeat visit (a new tab), recomputing."""
+    page = context.new_page()
+    page.goto(url)
+    assert wait_ready(page) == "ready"
+    first = page.evaluate(CLIENT_JS)
+    wait_controlled(page)
+    entry = page.evaluate(CACHED_SNAPSHOT_JS)
+    page.close()
+    page = context.new_page()
+    page.goto(url)
+    assert wait_ready(page) == "ready"
+    repeat = page.evaluate(CLIENT_JS)
+    change_input_and_wait(page, "batch", "3")
+    assert page.locator(OUTPUT_SELECTOR).count() > 0
+    return first, repeat, entry
+
+
+def test_a_repeat_visit_reads_the_snapshot_inflated_from_the_cache(browser_site: Any,
+                                                                   chromium: Any) -> None:
+    inflated = gzip.decompress(_snapshot_path(browser_site.site_dir).read_bytes())
+    context = chromium.new_context(bypass_csp=True)  # the tests poll with string expressions
+    try:
+        first, repeat, entry = _first_and_repeat_visit(
+            context, calc_url(browser_site.base_url, "ja", "memory"))
+    finally:
+        context.close()
+    assert first == {"state": "ready", "snapshot": True, "fromCache": False, "error": None}
+    assert entry == {"inflated": "1", "length": len(inflated),
+                     "sha256": hashlib.sha256(inflated).hexdigest()}
+    assert repeat == {"state": "ready", "snapshot": True, "fromCache": True, "error": None}
+
+
+def test_a_snapshot_that_does_not_inflate_is_cached_as_it_came(browser_site: Any, chromium: Any,
+                                                               tmp_path: Path) -> None:
+    """A corrupted snapshot: the service worker still installs (the file stored as served), and
+    both visits fall back to a normal start."""
+    build = tmp_path / "corrupted"
+    shutil.copytree(browser_site.site_dir, build, symlinks=True)
+    corrupted = b"\x1f\x8b\x08\x00" + bytes(range(256)) * 64  # a gzip header, then garbage
+    _snapshot_path(build).write_bytes(corrupted)
+    sw_builder = _load("nfg_build_service_worker_snap",
+                       ROOT / "scripts" / "build_service_worker.py")
+    sw_builder.write(build)
+    handler = type("Handler", (_SwitchableHandler,), {"state": {"dir": str(build)}})
+    server = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = chromium.new_context(bypass_csp=True)
+    try:
+        first, repeat, entry = _first_and_repeat_visit(
+            context, f"http://127.0.0.1:{server.server_address[1]}/nfg/es/calculators/memory/")
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert (first["state"], first["snapshot"], first["fromCache"]) == ("ready", False, False)
+    assert entry == {"inflated": None, "length": len(corrupted),
+                     "sha256": hashlib.sha256(corrupted).hexdigest()}
+    assert (repeat["state"], repeat["snapshot"], repeat["fromCache"]) == ("ready", False, True)
+    assert first["error"] and repeat["error"]

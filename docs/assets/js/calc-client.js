@@ -210,6 +210,7 @@ class CalcClient {
         this.readyMarks = message.marks || {};
         this.startedFromSnapshot = message.snapshot === true; // memory snapshot or normal start
         this.snapshotError = message.snapshotError || null;
+        this.readFromCache = message.fromCache === true; // a repeat visit (service worker cache)
         this.setStatus({ state: "ready", stage: null, reason: null });
         this.resolveReady();
         this.armPing();
