@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from . import data, inputs, memory
 from .derivation import Derivation
 from .errors import CalcError
-from .price import HourlyPrice, hourly_price
+from .price import HourlyPrice, hourly_price, hourly_price_uncached
 from .specs import InstanceSpec, ModelSpec
 
 if TYPE_CHECKING:
@@ -117,8 +117,9 @@ def _forget() -> None:
 @lru_cache(maxsize=1024)
 def _hourly(instance_id: str, region: str, price_kind: str) -> HourlyPrice:
     """The rate asked for and only that (no labelled fallback: an instance without it is
-    rejected, not priced from another region or price type)."""
-    return hourly_price(instance_id, region, price_kind, fallback=False)
+    rejected, not priced from another region or price type). Kept here, so not through
+    price.hourly_price's own cache as well."""
+    return hourly_price_uncached(instance_id, region, price_kind, fallback=False)
 
 
 data.on_reset(_forget)
