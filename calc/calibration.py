@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import data, dtypes, frameworks, serving, serving_band, training_speed
+from . import data, dtypes, frameworks, memory, serving, serving_band, training_speed
 from .frameworks import Framework
 from .serving import Efficiency, Workload
 from .specs import InstanceSpec, ModelSpec
@@ -135,6 +135,11 @@ class Case:
                         self.compiled_seq_len)
 
     def measured(self, field: str) -> float | None:
+        """The published figure that scores `field`; an open-loop row's throughput is not one:
+        below capacity it is the offered rate × output length whatever the engine (estimate()
+        gives that too), so it would only flatter the throughput family."""
+        if field == "output_tokens_per_s" and self.request_rate_per_s is not None:
+            return None
         value: float | None = getattr(self, field)
         return value
 
@@ -155,19 +160,38 @@ def scored_use(raw: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _running_limit(case: "Case") -> int:
+    return case.compiled_batch or case.framework.default_max_batch or 4096
+
+
 def _offered_concurrency(rate: float, case: "Case", constants: "Constants") -> int:
     """Requests in flight at an offered request rate (open loop, per replica): Little's law
     C = rate × e2e(C), iterated from C = 1."""
     concurrency = 1
+    limit = _running_limit(case)
     for _ in range(12):
         trial = replace(case, batch=concurrency, request_rate_per_s=None)
         e2e = _serve(trial, constants).e2e_s
-        limit = case.compiled_batch or case.framework.default_max_batch or 4096
         wanted = max(1, min(limit, round(rate * e2e)))
         if wanted == concurrency:
             break
         concurrency = wanted
     return concurrency
+
+
+def _kv_dtype(raw: Mapping[str, Any], dtype: str) -> str:
+    kv = raw.get("kv_dtype")
+    return str(kv) if isinstance(kv, str) and kv in dtypes.KV_DTYPES \
+        else dtypes.default_kv_dtype(dtype)
+
+
+def _requests_in_memory(raw: Mapping[str, Any], dtype: str) -> int:
+    """Full-length requests (input + output tokens) whose KV fits beside the weights on one
+    replica (calc.memory.sequences_in_kv_memory)."""
+    return memory.sequences_in_kv_memory(
+        data.model(str(raw["model"])), data.instance(str(raw["instance"])), dtype=dtype,
+        kv_dtype=_kv_dtype(raw, dtype), seq_len=int(raw["input_len"]) + int(raw["output_len"]),
+        tp=int(raw["tp"]))
 
 
 def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
@@ -197,9 +221,12 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         elif mode == "serving" and rate:
             batch = 1
         elif mode == "serving" and raw.get("batch") is None:
-            # unlimited offered load (all requests at once): the running batch is full; TTFT
-            # then depends on the backlog the source does not give, so it is not scored
+            # unlimited offered load (all requests at once): the running batch is full, up to
+            # the framework's limit and the requests whose KV fits in memory; TTFT then
+            # depends on the backlog the source does not give, so it is not scored
             batch = _optional_int(raw.get("compiled_batch")) or framework.default_max_batch
+            if batch is not None and framework.batching == "continuous":
+                batch = max(1, min(batch, _requests_in_memory(raw, dtype)))
             saturated = True
         else:
             batch = _optional_int(raw.get("batch"))
@@ -215,7 +242,6 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             tpot = tpot if tpot > 0 else None
         if saturated:
             ttft = None
-        kv = raw.get("kv_dtype")
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
         found.append(
@@ -231,8 +257,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 input_len=int(raw["input_len"]),
                 output_len=output_len,
                 dtype=dtype,
-                kv_dtype=str(kv) if isinstance(kv, str) and kv in dtypes.KV_DTYPES
-                else dtypes.default_kv_dtype(dtype),
+                kv_dtype=_kv_dtype(raw, dtype),
                 compiled_batch=_optional_int(raw.get("compiled_batch")),
                 compiled_seq_len=_optional_int(raw.get("seq_bucket")),
                 ttft_s=ttft,
@@ -326,9 +351,18 @@ def resolved(case: Case, constants: Constants) -> Case:
 
 
 def estimate(case: Case, constants: Constants) -> dict[str, float]:
+    """TTFT, TPOT and output tokens/s per replica. An open-loop row (an offered request rate):
+    TTFT and TPOT at its Little's-law concurrency; throughput = every offered request served,
+    rate × output length, up to the capacity (the throughput with the running batch full)."""
     result = _serve(resolved(case, constants), constants)
+    throughput = result.output_tokens_per_s_per_replica
+    if case.request_rate_per_s is not None:
+        full = _serve(replace(case, batch=_running_limit(case), request_rate_per_s=None),
+                      constants)
+        throughput = min(case.request_rate_per_s * case.output_len,
+                         full.output_tokens_per_s_per_replica)
     return {"ttft_s": result.ttft_s, "tpot_s": result.tpot_s,
-            "output_tokens_per_s": result.output_tokens_per_s_per_replica}
+            "output_tokens_per_s": throughput}
 
 
 # ---------------------------------------------------------------- least squares

@@ -236,6 +236,24 @@ def capacity_per_core_bytes(instance: InstanceSpec) -> int:
     return capacity
 
 
+def sequences_in_kv_memory(
+    model: ModelSpec, instance: InstanceSpec, *, dtype: str | None, kv_dtype: str,
+    seq_len: int, tp: int,
+) -> int:
+    """Requests of seq_len tokens whose KV cache fits beside one replica's weights: what a
+    continuous-batching server can run at once (it reserves each running request's KV up to
+    its full length: TensorRT-LLM's guaranteed-no-evict policy, vLLM's paged blocks when full),
+        (usable memory per core − weights per core − runtime overhead per core)
+        // KV bytes per core of one request.
+    Activation buffers are not subtracted (a server sizes them for one token budget, not per
+    request), so this is an upper bound; 0 when the weights alone do not fit."""
+    one = footprint(model, instance.chip, dtype=dtype, kv_dtype=kv_dtype, batch=1,
+                    seq_len=seq_len, tp=tp)
+    free = (capacity_per_core_bytes(instance) - one.weights_per_core_bytes
+            - one.overhead_per_core_bytes)
+    return max(0, free) // max(1, one.kv_cache_per_core_bytes)
+
+
 def tp_search_order(model: ModelSpec, instance: InstanceSpec) -> list[int]:
     """Allowed degrees, unpadded (t divides the heads) first, then padded; ascending in each."""
     allowed = sorted(instance.tp_degrees)

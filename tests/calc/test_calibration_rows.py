@@ -1,0 +1,68 @@
+"""How calc.calibration reads published serving rows, with hand-computed expectations: a
+saturated row's running batch holds only the requests whose KV fits beside the weights, and an
+open-loop row's throughput is the offered load (not scored)."""
+
+from dataclasses import replace
+
+import pytest
+
+from calc import calibration, data, memory
+
+# Llama 3.1 70B: 80 layers, 8 KV heads of 128; one request of 128 + 2048 tokens at FP8 KV
+# (1 byte): 80 · 8 · 128 · 2 (K and V) · 1 · 2176 = 356,515,840 bytes on one GPU (TP 1)
+KV_BYTES_70B_2176_FP8 = 80 * 8 * 128 * 2 * 1 * 2176
+
+
+def _case(case_id: str) -> calibration.Case:
+    return next(c for c in calibration.cases() if c.id == case_id)
+
+
+def test_requests_in_kv_memory_by_hand() -> None:
+    model, instance = data.model("llama-3.1-70b"), data.instance("p5.48xlarge")
+    assert (model.layers, model.kv_heads, model.head_dim) == (80, 8, 128)
+    weights = memory.footprint(model, instance.chip, dtype="fp8", kv_dtype="fp8", batch=1,
+                               seq_len=2176, tp=1)
+    assert weights.kv_cache_per_core_bytes == KV_BYTES_70B_2176_FP8
+    free = (instance.chip.usable_memory_per_core_bytes - weights.weights_per_core_bytes
+            - instance.chip.runtime_overhead_per_core_bytes)
+    expected = free // KV_BYTES_70B_2176_FP8
+    assert 0 < expected < 256          # the limit that binds here is memory, not the scheduler
+    assert memory.sequences_in_kv_memory(model, instance, dtype="fp8", kv_dtype="fp8",
+                                         seq_len=2176, tp=1) == expected
+    # twice the KV per request (BF16): half the requests, rounded down
+    assert memory.sequences_in_kv_memory(model, instance, dtype="fp8", kv_dtype="bf16",
+                                         seq_len=2176, tp=1) == free // (2 * KV_BYTES_70B_2176_FP8)
+    # weights alone larger than the memory: no request fits
+    assert memory.sequences_in_kv_memory(model, instance, dtype="bf16", kv_dtype="bf16",
+                                         seq_len=2176, tp=1) == 0
+
+
+def test_a_saturated_row_runs_only_the_requests_whose_kv_fits() -> None:
+    # trtllm-bench max throughput, all requests queued at once: without the memory limit the
+    # running batch would be the framework's 256
+    case = _case("gpu-trtllm017-llama-3.1-70b-h100-tp1-fp8-maxload-128-2048")
+    assert case.kv_dtype == "fp8" and case.framework.default_max_batch == 256
+    assert case.batch == memory.sequences_in_kv_memory(
+        case.model, case.instance, dtype="fp8", kv_dtype="fp8", seq_len=128 + 2048, tp=1)
+    assert case.batch < 256
+    # a small model on the same GPU: memory holds more than 256 requests, the limit is 256
+    small = _case("gpu-trtllm017-llama-3.1-8b-h100-tp1-fp8-maxload-128-2048")
+    assert small.batch == 256
+
+
+def test_an_open_loop_rows_throughput_is_the_offered_load_and_is_not_scored() -> None:
+    # 2 requests/s of 467 + 16 tokens on one H100: the GPU is idle most of the time, so it
+    # delivers 2 · 16 = 32 output tokens/s (the source measured 32), not a closed loop's rate
+    case = _case("gpu-trtllm014-llama-3.1-8b-h100-tp1-qps2-467-16")
+    assert case.request_rate_per_s == 2 and case.output_len == 16
+    assert case.output_tokens_per_s == 32
+    constants = calibration.stored_constants()
+    assert calibration.estimate(case, constants)["output_tokens_per_s"] == pytest.approx(32.0)
+    assert case.measured("output_tokens_per_s") is None     # fixed by the rate, not the model
+    assert case.measured("tpot_s") == case.tpot_s            # latencies are still scored
+    # an offered load beyond what the GPU can serve: the throughput with the running batch full
+    flooded = replace(case, request_rate_per_s=1e6)
+    full = calibration.estimate(replace(case, request_rate_per_s=None, batch=256), constants)
+    assert calibration.estimate(flooded, constants)["output_tokens_per_s"] == pytest.approx(
+        full["output_tokens_per_s"])
+    assert full["output_tokens_per_s"] < 1e6 * 16
