@@ -49,10 +49,11 @@ step cost tgi-neuron on neuron-v2: 0.01785 s
 step cost transformers-neuronx on neuron-v2: 0.003267 s
 step cost vllm-neuron on neuron-v2: 0 s
 step cost vllm-neuron on trainium2: 0.01976 s
-training attention relative efficiency: 0.3
-training efficiency nemo-gpu on gpu: 0.2508
-training efficiency neuronx-nemo-megatron on neuron-v2: 0.4604
-training efficiency nxd-training on neuron-v2: 0.443
+training attention relative efficiency: 0.4
+training efficiency nemo-gpu on gpu: 0.5165
+training efficiency nemo-gpu on gpu-moe: 0.1736
+training efficiency neuronx-nemo-megatron on neuron-v2: 0.4169
+training efficiency nxd-training on neuron-v2: 0.4026
 
 family (chip/framework/phase)                           n src  median     p90   cover  status
 inferentia2/tgi-neuron/decode                          15   6  28.9%  44.3%  46.7%  misses
@@ -66,8 +67,8 @@ inferentia2/vllm-neuron/prefill                         2   1  37.3%  42.7% 100.
 inferentia2/vllm-neuron/throughput                      2   1  23.2%  34.3%  50.0%  thin
 nvidia-a100-40gb/fastertransformer/decode               2   1  20.0%  26.0% 100.0%  thin
 nvidia-a100-40gb/fastertransformer/prefill              2   1  19.1%  31.2%  50.0%  thin
-nvidia-b200/nemo-gpu/training                          20   5  46.7%  89.4%  70.0%  misses
-nvidia-h100-80gb/nemo-gpu/training                     31   7  51.9%  67.4%  74.2%  misses
+nvidia-b200/nemo-gpu/training                          20   5  21.8%  55.4%  65.0%  misses
+nvidia-h100-80gb/nemo-gpu/training                     31   7   6.4%  43.4%  74.2%  misses
 nvidia-h100-80gb/tensorrt-llm/decode                   37   2  18.5%  42.1%  94.6%  misses
 nvidia-h100-80gb/tensorrt-llm/prefill                  35   3  21.0%  45.0%  85.7%  misses
 nvidia-h100-80gb/tensorrt-llm/throughput               76   4  15.7%  48.5%  82.9%  misses
@@ -76,8 +77,8 @@ nvidia-h200-141gb/tensorrt-llm/prefill                 30   1  20.2%  45.3%  86.
 nvidia-h200-141gb/tensorrt-llm/throughput              74   2  16.5%  50.9%  75.7%  misses
 nvidia-l40s/tensorrt-llm/prefill                        2   1   8.4%   9.8% 100.0%  thin
 nvidia-l40s/tensorrt-llm/throughput                    20   2   8.5% 151.9%  70.0%  misses
-trainium/neuronx-nemo-megatron/training                 4   2  54.4%  80.1%   0.0%  thin
-trainium/nxd-training/training                         21   6   7.4%  24.3%  76.2%  meets
+trainium/neuronx-nemo-megatron/training                 4   2  55.4%  82.0%   0.0%  thin
+trainium/nxd-training/training                         21   6   7.4%  24.9%  76.2%  meets
 trainium/tgi-neuron/decode                              8   3  18.2%  57.0%  75.0%  misses
 trainium/tgi-neuron/prefill                             8   3  53.8%  78.3%  75.0%  misses
 trainium/tgi-neuron/throughput                          8   3  15.2%  28.7%  62.5%  misses
@@ -91,7 +92,7 @@ trainium2/vllm-neuron/decode                           20   8  52.7%  84.8%  75.
 trainium2/vllm-neuron/prefill                          14   8  84.8% 213.1%  71.4%  misses
 trainium2/vllm-neuron/throughput                       14   8  48.9% 237.9%  71.4%  misses
 
-points 739; 80 % band coverage on left-out sources, all points:  73.5%
+points 739; 80 % band coverage on left-out sources, all points:  73.3%
 <!-- report:end -->
 """
 
@@ -291,10 +292,14 @@ def write_assumptions(constants: Constants) -> None:
                                          "training", rows, "Efficiency of attention FLOPs relative to the dense matmuls in training (FlashAttention-2 reports attention well below GEMM efficiency). Fitted: the grid value (0.30-1.00) that makes each framework's runs at different sequence lengths agree best."))
             continue
         rows = [c.id for c in training_speed.cases()
-                if c.framework.id == framework and serving.hardware_group(c.instance) == group]
+                if c.framework.id == framework
+                and training_speed.efficiency_group(c.model, c.instance) == group]
+        moe = group.endswith(training_speed.MOE_SUFFIX)
+        kind = "mixture-of-experts" if moe else \
+            "dense (and mixture-of-experts where it has no MoE runs)"
         generated.append(_new_record(training_speed.efficiency_assumption_id(framework, group),
                                      value, "fraction", "group", rows,
-                                     f"Training efficiency of {framework} on the {group} group: achieved weighted FLOP/s (recompute and attention included) over the headline peak, median of its runs."))
+                                     f"Training efficiency of {framework} for {kind} models on the {group.removesuffix(training_speed.MOE_SUFFIX)} group: achieved weighted FLOP/s (recompute and attention included) over the headline peak, median of its runs."))
     ASSUMPTIONS.write_text("[[assumption]]\n".join(blocks).rstrip("\n") + "\n\n" + GENERATED + "\n" + "".join(generated).rstrip("\n") + "\n", encoding="utf-8")
 
 

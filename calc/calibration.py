@@ -324,9 +324,10 @@ def stored_constants() -> Constants:
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
-            train_id = training_speed.efficiency_assumption_id(framework.id, group)
-            if data.record("assumptions", train_id) is not None:
-                training[(framework.id, group)] = data.assumption_value(train_id)
+            for train_group in (group, group + training_speed.MOE_SUFFIX):
+                train_id = training_speed.efficiency_assumption_id(framework.id, train_group)
+                if data.record("assumptions", train_id) is not None:
+                    training[(framework.id, train_group)] = data.assumption_value(train_id)
     if data.record("assumptions", training_speed.ATTENTION_EFFICIENCY_ID) is not None:
         training[training_speed.ATTENTION_KEY] = training_speed.attention_relative_efficiency()
     return Constants(groups, steps, training, {}, framework_groups)

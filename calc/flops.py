@@ -175,7 +175,7 @@ def train(
         steps.add("attention_relative_efficiency", "attention vs dense matmul efficiency",
                   training_speed.attention_relative_efficiency(), "")
         fitted = calibration.stored_constants().training
-        hardware_efficiency, mfu_source = training_speed.lookup(chosen, instance, fitted)
+        hardware_efficiency, mfu_source = training_speed.lookup(chosen, instance, model, fitted)
         steps.add("hardware_efficiency", f"fitted efficiency ({mfu_source})", hardware_efficiency,
                   "")
         time_s = steps.add(

@@ -9,8 +9,11 @@ Per token of sequence length s (N = active parameters, L layers, h hidden):
                          (a = attention efficiency relative to the dense matmuls, fitted: the
                          grid value that makes a framework's runs at different lengths agree)
   tokens/s             = efficiency × instances × headline peak / weighted FLOPs
-efficiency: fitted per (framework, hardware group) = median over measured runs of
-weighted FLOPs × tokens/s / (instances × peak); where a framework has no runs, its calibration
+efficiency: fitted per (framework, hardware group, dense or MoE) = median over measured runs of
+weighted FLOPs × tokens/s / (instances × peak); a mixture-of-experts model (active < total
+parameters) has its own value where its framework has MoE runs (grouped expert matmuls over few
+tokens each and the all-to-all exchange between expert-parallel ranks reach a lower share of
+peak than dense layers), else the dense one; where a framework has no runs, its calibration
 proxy's, else the MFU preset of the instance kind.
 """
 
@@ -28,6 +31,15 @@ RECOMPUTE_MODES = ("none", "selective", "full")
 ATTENTION_EFFICIENCY_ID = "training_attention_relative_efficiency"
 ATTENTION_KEY = ("attention", "all")        # where fit() keeps the fitted a
 ATTENTION_GRID = tuple(step / 20 for step in range(6, 21))   # 0.30 .. 1.00
+
+
+MOE_SUFFIX = "-moe"   # efficiency group of mixture-of-experts models: "<hardware group>-moe"
+
+
+def efficiency_group(model: ModelSpec, instance: InstanceSpec) -> str:
+    """The hardware group, with MOE_SUFFIX for a mixture-of-experts model."""
+    group = serving.hardware_group(instance)
+    return group + MOE_SUFFIX if model.active_params < model.params else group
 
 
 def efficiency_assumption_id(framework_id: str, group: str) -> str:
@@ -118,7 +130,7 @@ def achieved_efficiency(case: TrainingCase, attention_efficiency: float | None =
 def _efficiencies(rows: Sequence[TrainingCase], a: float) -> dict[tuple[str, str], float]:
     grouped: dict[tuple[str, str], list[float]] = {}
     for case in rows:
-        key = (case.framework.id, serving.hardware_group(case.instance))
+        key = (case.framework.id, efficiency_group(case.model, case.instance))
         grouped.setdefault(key, []).append(achieved_efficiency(case, a))
     return {key: float(f"{statistics.median(values):.4g}") for key, values in grouped.items()}
 
@@ -133,7 +145,7 @@ def fit(rows: Sequence[TrainingCase]) -> dict[tuple[str, str], float]:
         fitted = _efficiencies(rows, a)
         error = 0.0
         for case in rows:
-            key = (case.framework.id, serving.hardware_group(case.instance))
+            key = (case.framework.id, efficiency_group(case.model, case.instance))
             error += math.log(fitted[key] / achieved_efficiency(case, a)) ** 2
         if error < best[0] - 1e-12:
             best = (error, a)
@@ -142,19 +154,22 @@ def fit(rows: Sequence[TrainingCase]) -> dict[tuple[str, str], float]:
     return fitted
 
 
-def lookup(framework: Framework, instance: InstanceSpec,
+def lookup(framework: Framework, instance: InstanceSpec, model: ModelSpec,
            fitted: Mapping[tuple[str, str], float]) -> tuple[float, str]:
-    """(efficiency, where it comes from): fitted (framework, group) with the group chain, then
-    the calibration proxy, else the MFU preset of the instance kind."""
+    """(efficiency, where it comes from): fitted (framework, group) with the group chain (a MoE
+    model: the framework's MoE value on the group first, then its dense one), then the
+    calibration proxy, else the MFU preset of the instance kind."""
     group = serving.hardware_group(instance)
+    moe = efficiency_group(model, instance) != group
     seen: set[str] = set()
     candidate: Framework | None = framework
     while candidate is not None and candidate.id not in seen:
         seen.add(candidate.id)
         chain: str | None = group
         while chain is not None:
-            if (candidate.id, chain) in fitted:
-                return fitted[(candidate.id, chain)], efficiency_assumption_id(candidate.id, chain)
+            for key in ((chain + MOE_SUFFIX, chain) if moe else (chain,)):
+                if (candidate.id, key) in fitted:
+                    return fitted[(candidate.id, key)], efficiency_assumption_id(candidate.id, key)
             chain = serving.GROUP_FALLBACK.get(chain)
         candidate = frameworks.all_frameworks().get(candidate.calibration_proxy)
     preset = f"mfu_training_{instance.kind}_default"
@@ -162,6 +177,6 @@ def lookup(framework: Framework, instance: InstanceSpec,
 
 
 def estimate(case: TrainingCase, fitted: Mapping[tuple[str, str], float]) -> float:
-    efficiency, _ = lookup(case.framework, case.instance, fitted)
+    efficiency, _ = lookup(case.framework, case.instance, case.model, fitted)
     flops = token_flops(case.model, case.seq_len, case.recompute, fitted.get(ATTENTION_KEY))
     return efficiency * case.peak() / flops.weighted

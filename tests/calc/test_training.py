@@ -1,5 +1,7 @@
 """Training FLOPs/time and training memory (recipes, ZeRO, Korthikanti activations)."""
 
+import statistics
+
 import pytest
 from calc_helpers import error, run, synthetic_model
 
@@ -111,3 +113,35 @@ def test_training_memory_errors() -> None:
                  recipe="sgd")["key"] == "unknown_choice"
     assert error("train_memory", model="llama-3.1-8b", instance="trn1.2xlarge", seq_len=128,
                  zero=4)["key"] == "out_of_range"
+
+
+def test_moe_models_get_their_frameworks_moe_efficiency() -> None:
+    from calc import calibration, frameworks, training_speed
+
+    gpu, dense, moe = (data.instance("p5.48xlarge"), data.model("llama-3.1-8b"),
+                       data.model("qwen3-30b-a3b"))
+    assert moe.active_params < moe.params and dense.active_params == dense.params
+    assert training_speed.efficiency_group(dense, gpu) == "gpu"
+    assert training_speed.efficiency_group(moe, gpu) == "gpu-moe"
+    nemo = frameworks.get("nemo-gpu")
+    fitted = {("nemo-gpu", "gpu"): 0.5, ("nemo-gpu", "gpu-moe"): 0.2}
+    assert training_speed.lookup(nemo, gpu, moe, fitted) == (
+        0.2, "training_efficiency_nemo_gpu_gpu_moe")
+    assert training_speed.lookup(nemo, gpu, dense, fitted) == (
+        0.5, "training_efficiency_nemo_gpu_gpu")
+    # a framework without MoE runs: its dense value
+    assert training_speed.lookup(nemo, gpu, moe, {("nemo-gpu", "gpu"): 0.5}) == (
+        0.5, "training_efficiency_nemo_gpu_gpu")
+    # the fitted MoE value is the median over the framework's MoE runs, at the fitted a
+    rows = training_speed.cases()
+    stored = calibration.stored_constants().training
+    a = stored[training_speed.ATTENTION_KEY]
+    moe_runs = sorted(training_speed.achieved_efficiency(c, a) for c in rows
+                      if c.framework.id == "nemo-gpu" and c.model.active_params < c.model.params)
+    assert len(moe_runs) >= 5
+    assert stored[("nemo-gpu", "gpu-moe")] == pytest.approx(
+        float(f"{statistics.median(moe_runs):.4g}"))
+    # the calculator uses it, and says so
+    result = run("train", model="qwen3-30b-a3b", instance="p5.48xlarge", tokens=10**9,
+                 seq_len=4096, framework="nemo-gpu")
+    assert result["mfu_source"] == "training_efficiency_nemo_gpu_gpu_moe"
