@@ -10,8 +10,8 @@ Per token of sequence length s (N = active parameters, L layers, h hidden):
                          grid value that makes a framework's runs at different lengths agree)
   tokens/s             = efficiency × instances × headline peak / weighted FLOPs
 efficiency: fitted per (framework, hardware group, dense or MoE) = median over measured runs of
-weighted FLOPs × tokens/s / (instances × peak); a mixture-of-experts model (active < total
-parameters) has its own value where its framework has MoE runs (grouped expert matmuls over few
+weighted FLOPs × tokens/s / (instances × peak); a mixture-of-experts model (ModelSpec.is_moe)
+has its own value where its framework has MoE runs (grouped expert matmuls over few
 tokens each and the all-to-all exchange between expert-parallel ranks reach a lower share of
 peak than dense layers), else the dense one; where a framework has no runs, its calibration
 proxy's, else the MFU preset of the instance kind.
@@ -39,7 +39,7 @@ MOE_SUFFIX = "-moe"   # efficiency group of mixture-of-experts models: "<hardwar
 def efficiency_group(model: ModelSpec, instance: InstanceSpec) -> str:
     """The hardware group, with MOE_SUFFIX for a mixture-of-experts model."""
     group = serving.hardware_group(instance)
-    return group + MOE_SUFFIX if model.active_params < model.params else group
+    return group + MOE_SUFFIX if model.is_moe else group
 
 
 def efficiency_assumption_id(framework_id: str, group: str) -> str:

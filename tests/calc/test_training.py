@@ -5,7 +5,7 @@ import statistics
 import pytest
 from calc_helpers import error, run, synthetic_model
 
-from calc import data
+from calc import calibration, data, frameworks, training_speed
 from calc.training_memory import activation_bytes_per_device, recipes
 
 
@@ -116,8 +116,6 @@ def test_training_memory_errors() -> None:
 
 
 def test_moe_models_get_their_frameworks_moe_efficiency() -> None:
-    from calc import calibration, frameworks, training_speed
-
     gpu, dense, moe = (data.instance("p5.48xlarge"), data.model("llama-3.1-8b"),
                        data.model("qwen3-30b-a3b"))
     assert moe.active_params < moe.params and dense.active_params == dense.params
