@@ -11,9 +11,11 @@ fit(rows) per hardware group (serving.GROUPS), in two alternations:
      + x₂ · hops + Σ_f s_f · [framework f] — weighted least squares (weights 1/TPOT²: relative
      error), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂, s_f = the
      framework's per-step fixed cost in this group;
-  2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed + s_f
-     with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens); for each (η_comp, T_half) on a
-     grid the best t_fixed ≥ 0 is closed form (weighted least squares).
+  2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed
+     + t_expert · X + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
+     X = Σ_MoE layers E_touched(T) (the routed experts the prefill runs; 0 for a dense model);
+     for each (η_comp, T_half) on a grid the best t_fixed, t_expert ≥ 0 are a weighted
+     non-negative least squares.
   A group with fewer than MIN_GROUP_ROWS decode rows borrows the constants of its fallback group
   (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (mean residual).
 Training rows (kind = "training"): efficiency per framework and group = median of achieved
@@ -44,6 +46,7 @@ FITTED_IDS = (
     "prefill_compute_efficiency",
     "prefill_fixed_latency_s",
     "prefill_half_tokens",
+    "prefill_expert_s",
 )
 HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
@@ -303,6 +306,13 @@ class Constants:
         return 0.0
 
 
+def _optional_assumption(assumption_id: str) -> float:
+    """A fitted constant that older data may not hold yet (0: the term is off)."""
+    if data.record("assumptions", assumption_id) is None:
+        return 0.0
+    return data.assumption_value(assumption_id)
+
+
 def stored_constants() -> Constants:
     """The constants as stored in data/assumptions.toml (what perf uses)."""
     groups: dict[str, Efficiency] = {}
@@ -320,7 +330,8 @@ def stored_constants() -> Constants:
                     data.assumption_value(f"{prefix}{name}") for name in (
                         "decode_memory_efficiency", "prefill_compute_efficiency",
                         "collective_hop_latency_s", "prefill_fixed_latency_s",
-                        "prefill_half_tokens")))
+                        "prefill_half_tokens")), prefill_expert_s=_optional_assumption(
+                            f"{prefix}prefill_expert_s"))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -484,22 +495,36 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         prepared.append((modelled.prefill, steps.get(case.framework.id, 0.0),
                          (case.ttft_s or 0.0) - modelled.queue_wait_s, case.ttft_s or 1.0))
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
-            efficiency.prefill_half_tokens)
+            efficiency.prefill_half_tokens, efficiency.prefill_expert_s)
+    experts = [roof.expert_layers for roof, _, _, _ in prepared]
+    weights = [1.0 / weight**2 for _, _, _, weight in prepared]
+    ones = [1.0] * len(prepared)
     for half in HALF_TOKENS_GRID:
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
-                            prefill_half_tokens=half)
-            predicted = [(roof.time_s(trial, step), target, weight)
-                         for roof, step, target, weight in prepared]
-            numerator = sum((target - value) / weight**2 for value, target, weight in predicted)
-            denominator = sum(1.0 / weight**2 for _, _, weight in predicted)
-            fixed = max(0.0, numerator / denominator)
-            error = sum(((value + fixed - target) / weight) ** 2
-                        for value, target, weight in predicted)
+                            prefill_half_tokens=half, prefill_expert_s=0.0)
+            predicted = [roof.time_s(trial, step) for roof, step, _, _ in prepared]
+            residual = [target - value
+                        for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
+            fixed, per_expert = _fixed_terms(ones, experts, residual, weights)
+            error = sum(w * (r - fixed - per_expert * x) ** 2
+                        for r, x, w in zip(residual, experts, weights, strict=True))
             if error < best[0]:
-                best = (error, eta, fixed, half)
+                best = (error, eta, fixed, half, per_expert)
     return replace(efficiency, prefill_compute=_round(best[1]),
-                   prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3])
+                   prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3],
+                   prefill_expert_s=_round(best[4]))
+
+
+def _fixed_terms(ones: list[float], experts: list[float], residual: list[float],
+                 weights: list[float]) -> tuple[float, float]:
+    """(t_fixed, t_expert) >= 0 that best explain the prefill residuals (weighted); without
+    mixture-of-experts rows t_expert is 0 and t_fixed the weighted mean (closed form)."""
+    if any(value > 0 for value in experts):
+        fixed, per_expert = weighted_nnls([ones, experts], residual, weights)
+        return fixed, per_expert
+    mean = sum(r * w for r, w in zip(residual, weights, strict=True)) / sum(weights)
+    return max(0.0, mean), 0.0
 
 
 def fit(rows: Sequence[Case] | None = None,

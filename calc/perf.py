@@ -171,6 +171,9 @@ def perf(
               + prefill.collective_bandwidth_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")
+    if model.experts:
+        steps.add("prefill_expert_s", "t_expert · Σ_MoE layers E · (1 − (1 − k/E)^tokens)",
+                  prefill.expert_layers * efficiency.prefill_expert_s, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
     steps.add("prefill_s", "max(compute, memory) + collectives + fixed", served.prefill_s, "s")
     steps.add("decode_context", "bucket(s_in + s_out / 2)", served.padded_context, "tokens")

@@ -18,7 +18,9 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
                 grows with batch × hidden; omitted where the link bandwidth is not published)
 step time = max(memory_s / η_mem, compute_s / η_comp) + collectives + fixed
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
-per-request prefill latency of the hardware group.
+per-request prefill latency of the hardware group, plus for an MoE model t_expert · Σ_MoE layers
+E_touched(prompt tokens) (a fitted latency per routed expert run per layer: the Neuron serving
+stacks' MoE prefills take several times what their FLOPs and bytes explain).
 
 Buckets: a framework with bucketing pads the batch to the compiled batch and sequence lengths to
 the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length).
@@ -70,6 +72,7 @@ class Efficiency:
     collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
     prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
     prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
+    prefill_expert_s: float = 0.0     # prefill latency per routed expert run per MoE layer
 
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
@@ -82,6 +85,8 @@ class Efficiency:
             prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
             prefill_half_tokens=data.assumption_value(f"{prefix}prefill_half_tokens")
             if data.record("assumptions", f"{prefix}prefill_half_tokens") is not None else 0.0,
+            prefill_expert_s=data.assumption_value(f"{prefix}prefill_expert_s")
+            if data.record("assumptions", f"{prefix}prefill_expert_s") is not None else 0.0,
         )
 
 
@@ -230,6 +235,7 @@ class Roofline:
     collective_bandwidth_s: float = 0.0
     is_prefill: bool = False
     tokens: int = 0
+    expert_layers: float = 0.0   # Σ over MoE layers of the routed experts the step runs
 
     def compute_efficiency(self, efficiency: Efficiency) -> float:
         """η_comp, ramped for prefill: η · T / (T + T_half) (small prompts fill the matmul
@@ -240,7 +246,9 @@ class Roofline:
         return efficiency.prefill_compute
 
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
-        fixed = step_fixed + (efficiency.prefill_fixed_latency_s if self.is_prefill else 0.0)
+        fixed = step_fixed + (efficiency.prefill_fixed_latency_s
+                              + self.expert_layers * efficiency.prefill_expert_s
+                              if self.is_prefill else 0.0)
         return (
             max(self.memory_s / efficiency.decode_memory,
                 self.compute_s / self.compute_efficiency(efficiency))
@@ -291,6 +299,8 @@ def prefill_roofline(
         collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens),
         is_prefill=True,
         tokens=tokens,
+        expert_layers=model.moe_layers * experts_touched(model.experts, model.active_experts,
+                                                         tokens),
     )
 
 

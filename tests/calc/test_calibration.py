@@ -54,8 +54,25 @@ def test_fit_is_physical() -> None:
         assert 0 < efficiency.prefill_compute <= 1
         assert efficiency.collective_hop_latency_s >= 0
         assert efficiency.prefill_fixed_latency_s >= 0
+        assert efficiency.prefill_expert_s >= 0
     assert all(value >= 0 for value in fitted.steps.values())
     assert all(0 < value <= 1 for value in fitted.training.values())
+
+
+def test_prefill_fixed_terms_recover_a_per_expert_latency() -> None:
+    # residuals = 50 ms + 1 ms per expert-layer, exactly: the fit returns both
+    experts = [0.0, 0.0, 100.0, 400.0, 1000.0]
+    residual = [0.05 + 0.001 * x for x in experts]
+    weights = [1.0 / r**2 for r in residual]
+    fixed, per_expert = calibration._fixed_terms([1.0] * 5, experts, residual, weights)
+    assert fixed == pytest.approx(0.05) and per_expert == pytest.approx(0.001)
+    # dense rows only: t_expert is 0, t_fixed the weighted mean of the residuals
+    fixed, per_expert = calibration._fixed_terms([1.0] * 2, [0.0, 0.0], [0.1, 0.3], [1.0, 3.0])
+    assert (fixed, per_expert) == (pytest.approx(0.25), 0.0)
+    # never negative: residuals that fall with the expert count give t_expert = 0
+    fixed, per_expert = calibration._fixed_terms([1.0] * 3, [0.0, 10.0, 20.0], [0.3, 0.2, 0.1],
+                                                 [1.0, 1.0, 1.0])
+    assert per_expert == 0.0 and fixed == pytest.approx(0.2)
 
 
 def test_stored_families_equal_a_fresh_cross_validation() -> None:

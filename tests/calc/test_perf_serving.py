@@ -141,6 +141,45 @@ def test_ttft_at_batch_1_is_not_free() -> None:
     assert result["ttft_s"] > 0.001
 
 
+def test_moe_prefill_pays_a_latency_per_routed_expert_and_layer() -> None:
+    # E = 8, k = 2, 16 layers of which 4 dense: 12 MoE layers
+    moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
+                          expert_intermediate=1024, active_params=400_000_000)
+    instance = data.instance("trn1.32xlarge")
+    one = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=1)
+    assert one.expert_layers == pytest.approx(12 * 2)          # one token runs its k experts
+    long = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
+    assert long.expert_layers == pytest.approx(12 * 8 * (1 - 0.75**64))   # ~all 8, 12 layers
+    with_experts = replace(EFFICIENCY, prefill_expert_s=0.002)
+    # + 12 · 2 · 2 ms for one token, + ~12 · 8 · 2 ms for 64 tokens, on top of the same roofline
+    assert one.time_s(with_experts) - one.time_s(EFFICIENCY) == pytest.approx(0.048)
+    assert long.time_s(with_experts) - long.time_s(EFFICIENCY) == pytest.approx(
+        0.002 * 12 * 8 * (1 - 0.75**64))
+    decode = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16",
+                                     batch=64, context=128)
+    assert decode.time_s(with_experts) == decode.time_s(EFFICIENCY)   # prefill only
+    dense = serving.prefill_roofline(synthetic_model(), instance, tp=8, dtype="bf16", batch=1,
+                                     input_len=64)
+    assert dense.expert_layers == 0.0
+    assert dense.time_s(with_experts) == dense.time_s(EFFICIENCY)
+
+
+def test_moe_prefill_expert_term_is_in_the_derivation() -> None:
+    moe = run("perf", model="qwen3-30b-a3b", instance="trn2.48xlarge", batch=1,
+              input_len=1500, output_len=250, tp=4, framework="vllm-neuron")
+    steps = {s["key"]: s["value"] for s in moe["derivation"]}
+    per_expert = data.assumption_value("vllm_neuron_trainium2_prefill_expert_s")
+    model = data.model("qwen3-30b-a3b")
+    expected = per_expert * model.moe_layers * serving.experts_touched(
+        model.experts, model.active_experts, 2048)            # 1,500 tokens → the 2,048 bucket
+    assert steps["prefill_expert_s"] == pytest.approx(expected)
+    assert expected > 0.5                                        # seconds: it dominates TTFT
+    assert moe["ttft_s"] > expected
+    dense = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", batch=1,
+                input_len=1500, output_len=250, tp=4, framework="vllm-neuron")
+    assert "prefill_expert_s" not in {s["key"] for s in dense["derivation"]}
+
+
 def test_lower_precision_speeds_up_only_the_projections() -> None:
     model = data.model("llama-3.1-8b")
     instance = data.instance("p5.48xlarge")
