@@ -8,9 +8,11 @@ refitted on the other sources, then it is predicted).
 
 fit(rows) per hardware group (serving.GROUPS), in two alternations:
   1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · max(t_mem, t_comp·η_m/η_c)
-     + x₂ · hops + Σ_f s_f · [framework f] — weighted least squares (weights 1/TPOT²: relative
-     error), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂, s_f = the
-     framework's per-step fixed cost in this group;
+     + x₂ · hops + x₃ · t_expert + Σ_f s_f · [framework f] — weighted least squares (weights
+     1/TPOT²: relative error), negative coefficients dropped and refitted; η_mem = 1/x₁,
+     c_hop = x₂, x_expert = x₃ (t_expert = routed-expert bytes per core / peak bandwidth: the
+     experts' extra streaming time; 0 for dense rows), s_f = the framework's per-step fixed cost
+     in this group;
   2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed
      + t_expert · X + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
      X = Σ_MoE layers E_touched(T) (the routed experts the prefill runs; 0 for a dense model);
@@ -47,10 +49,12 @@ FITTED_IDS = (
     "prefill_fixed_latency_s",
     "prefill_half_tokens",
     "prefill_expert_s",
+    "decode_expert_extra",
 )
 HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
 MIN_GROUP_ROWS = 4
+EXPERT_COLUMN = -1       # the decode design matrix's last column: routed-expert streaming time
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
@@ -331,7 +335,8 @@ def stored_constants() -> Constants:
                         "decode_memory_efficiency", "prefill_compute_efficiency",
                         "collective_hop_latency_s", "prefill_fixed_latency_s",
                         "prefill_half_tokens")), prefill_expert_s=_optional_assumption(
-                            f"{prefix}prefill_expert_s"))
+                            f"{prefix}prefill_expert_s"), decode_expert_extra=_optional_assumption(
+                            f"{prefix}decode_expert_extra"))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -433,7 +438,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
     efficiency = fallback or DEFAULT_EFFICIENCY
     steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
     for _ in range(ALTERNATIONS):
-        columns: list[list[float]] = [[] for _ in range(2 + len(names))]
+        columns: list[list[float]] = [[] for _ in range(3 + len(names))]
         target: list[float] = []
         weights: list[float] = []
         for case in decode_rows:
@@ -449,19 +454,24 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
             columns[1].append(float(roof.collective_hops))
             for index, name in enumerate(names):
                 columns[2 + index].append(1.0 if case.framework.id == name else 0.0)
+            columns[EXPERT_COLUMN].append(roof.expert_stream_s)
             y = (case.tpot_s or 0.0) - roof.collective_bandwidth_s - interference
             target.append(y)
             weights.append(1.0 / (case.tpot_s or 1.0) ** 2)
         use_names = full and len(decode_rows) >= 2 + len(names) + 1
         use_hops = full and len(decode_rows) >= 3
         if full and len(decode_rows) >= 2:
+            expert_column = len(columns) - 1
+            use_experts = any(value > 0 for value in columns[EXPERT_COLUMN])
             chosen = [0] + ([1] if use_hops else []) + (
-                [2 + i for i in range(len(names))] if use_names else [])
+                [2 + i for i in range(len(names))] if use_names else []) + (
+                [expert_column] if use_experts else [])
             solution = weighted_nnls([columns[i] for i in chosen], target, weights)
             coefficient = dict(zip(chosen, solution, strict=True))
             inverse_eta = coefficient[0] if coefficient[0] > 0 else 1.0 / efficiency.decode_memory
             efficiency = replace(
-                efficiency, decode_memory=_round(min(1.0, 1.0 / inverse_eta)),
+                efficiency, decode_expert_extra=_round(coefficient.get(expert_column, 0.0)),
+                decode_memory=_round(min(1.0, 1.0 / inverse_eta)),
                 collective_hop_latency_s=_round(coefficient.get(1,
                                                 efficiency.collective_hop_latency_s)))
             if use_names:
@@ -470,7 +480,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
             for name in names:
                 residuals = [
                     (t - columns[0][k] / efficiency.decode_memory
-                     - columns[1][k] * efficiency.collective_hop_latency_s, weights[k])
+                     - columns[1][k] * efficiency.collective_hop_latency_s
+                     - columns[EXPERT_COLUMN][k] * efficiency.decode_expert_extra, weights[k])
                     for k, t in enumerate(target) if columns[2 + names.index(name)][k] == 1.0
                 ]
                 total = sum(w for _, w in residuals)

@@ -181,6 +181,9 @@ def perf(
               decode.memory_s / efficiency.decode_memory, "s")
     steps.add("decode_compute_s", "decode FLOPs / (t · P · η_comp)",
               decode.compute_s / efficiency.prefill_compute, "s")
+    if model.experts:
+        steps.add("decode_expert_s", "x_expert · routed-expert bytes / t / BW",
+                  decode.expert_stream_s * efficiency.decode_expert_extra, "s")
     steps.add("decode_step_s", "max(memory, compute) + collectives + step cost", served.step_s,
               "s")
     if chosen.batching == "continuous":

@@ -17,6 +17,8 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
               + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip   (bandwidth term
                 grows with batch × hidden; omitted where the link bandwidth is not published)
 step time = max(memory_s / η_mem, compute_s / η_comp) + collectives + fixed
+            (+ in decode, x_expert · routed-expert bytes / t / BW_core: the routed experts' weights
+            stream slower than the dense ones; x_expert fitted, 0 where the MoE rows do not need it)
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
 per-request prefill latency of the hardware group, plus for an MoE model t_expert · Σ_MoE layers
 E_touched(prompt tokens) (a fitted latency per routed expert run per layer: the Neuron serving
@@ -73,6 +75,7 @@ class Efficiency:
     prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
     prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
     prefill_expert_s: float = 0.0     # prefill latency per routed expert run per MoE layer
+    decode_expert_extra: float = 0.0  # decode: extra time of routed-expert weights, × their ideal
 
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
@@ -87,6 +90,8 @@ class Efficiency:
             if data.record("assumptions", f"{prefix}prefill_half_tokens") is not None else 0.0,
             prefill_expert_s=data.assumption_value(f"{prefix}prefill_expert_s")
             if data.record("assumptions", f"{prefix}prefill_expert_s") is not None else 0.0,
+            decode_expert_extra=data.assumption_value(f"{prefix}decode_expert_extra")
+            if data.record("assumptions", f"{prefix}decode_expert_extra") is not None else 0.0,
         )
 
 
@@ -172,6 +177,16 @@ def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int) ->
     return float(fixed + model.moe_layers * touched * per_expert)
 
 
+def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: int) -> float:
+    """Bytes of the routed experts a step of `tokens` tokens reads (whole replica):
+    moe_layers · E_touched(tokens) · bytes of one expert (0 for a dense model)."""
+    if model.experts <= 0 or model.active_experts <= 0:
+        return 0.0
+    touched = experts_touched(model.experts, model.active_experts, tokens)
+    per_expert = model_shape.bytes_per_expert(model, model_shape.weight_precision(model, dtype))
+    return float(model.moe_layers * touched * per_expert)
+
+
 def kv_read_bytes_per_core(model: ModelSpec, tp: int, kv_dtype: str, batch: int,
                            context: int) -> int:
     """KV bytes one core reads in a decode step: what it holds for `batch` sequences at
@@ -236,6 +251,7 @@ class Roofline:
     is_prefill: bool = False
     tokens: int = 0
     expert_layers: float = 0.0   # Σ over MoE layers of the routed experts the step runs
+    expert_stream_s: float = 0.0  # decode: routed-expert bytes per core / peak bandwidth
 
     def compute_efficiency(self, efficiency: Efficiency) -> float:
         """η_comp, ramped for prefill: η · T / (T + T_half) (small prompts fill the matmul
@@ -248,7 +264,8 @@ class Roofline:
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
         fixed = step_fixed + (efficiency.prefill_fixed_latency_s
                               + self.expert_layers * efficiency.prefill_expert_s
-                              if self.is_prefill else 0.0)
+                              if self.is_prefill else
+                              self.expert_stream_s * efficiency.decode_expert_extra)
         return (
             max(self.memory_s / efficiency.decode_memory,
                 self.compute_s / self.compute_efficiency(efficiency))
@@ -278,6 +295,8 @@ def decode_roofline(
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
         collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, batch),
+        expert_stream_s=routed_expert_bytes(model, dtype, batch) / tp
+        / _bandwidth_per_core(instance),
     )
 
 

@@ -53,6 +53,7 @@ ASSUMPTION_UNITS: dict[str, str] = {
     "s": "s",
     "TFLOPS": "tflops",  # trust (issue 9): peak proxies
     "tokens": "tokens",  # perf (issue 15): prefill_half_tokens
+    "ratio": "times",  # perf (issue 15): decode_expert_extra (a multiple, may exceed 1)
 }
 
 

@@ -164,6 +164,30 @@ def test_moe_prefill_pays_a_latency_per_routed_expert_and_layer() -> None:
     assert dense.time_s(with_experts) == dense.time_s(EFFICIENCY)
 
 
+def test_moe_decode_adds_a_share_of_the_routed_experts_streaming_time() -> None:
+    # E = 8, k = 2, 12 MoE layers, experts of 3 · 2048 · 1024 bf16 weights (12 MiB each)
+    moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
+                          expert_intermediate=1024, active_params=400_000_000)
+    instance = data.instance("trn1.32xlarge")
+    per_expert = 3 * 2048 * 1024 * 2
+    assert serving.routed_expert_bytes(moe, "bf16", 1) == pytest.approx(12 * 2 * per_expert)
+    assert serving.routed_expert_bytes(moe, "bf16", 64) == pytest.approx(
+        12 * 8 * (1 - 0.75**64) * per_expert)
+    assert serving.routed_expert_bytes(synthetic_model(), "bf16", 64) == 0.0
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    one = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16", batch=1,
+                                  context=128)
+    assert one.expert_stream_s == pytest.approx(12 * 2 * per_expert / 8 / bandwidth)
+    slower = replace(EFFICIENCY, decode_expert_extra=3.0)
+    # x = 3: the step takes 3 × the experts' ideal streaming time more
+    assert one.time_s(slower) - one.time_s(EFFICIENCY) == pytest.approx(3 * one.expert_stream_s)
+    prefill = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
+    assert prefill.time_s(slower) == prefill.time_s(EFFICIENCY)       # decode only
+    dense = serving.decode_roofline(synthetic_model(), instance, tp=8, dtype="bf16",
+                                    kv_dtype="bf16", batch=1, context=128)
+    assert dense.expert_stream_s == 0.0 and dense.time_s(slower) == dense.time_s(EFFICIENCY)
+
+
 def test_moe_prefill_expert_term_is_in_the_derivation() -> None:
     moe = run("perf", model="qwen3-30b-a3b", instance="trn2.48xlarge", batch=1,
               input_len=1500, output_len=250, tp=4, framework="vllm-neuron")
@@ -178,6 +202,12 @@ def test_moe_prefill_expert_term_is_in_the_derivation() -> None:
     dense = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", batch=1,
                 input_len=1500, output_len=250, tp=4, framework="vllm-neuron")
     assert "prefill_expert_s" not in {s["key"] for s in dense["derivation"]}
+    x_expert = data.assumption_value("vllm_neuron_trainium2_decode_expert_extra")
+    decode = serving.decode_roofline(model, data.instance("trn2.48xlarge"), tp=4, dtype="bf16",
+                                     kv_dtype="bf16", batch=moe["padded_batch"],
+                                     context=steps["decode_context"])
+    assert steps["decode_expert_s"] == pytest.approx(x_expert * decode.expert_stream_s)
+    assert "decode_expert_s" not in {s["key"] for s in dense["derivation"]}
 
 
 def test_lower_precision_speeds_up_only_the_projections() -> None:
