@@ -330,13 +330,16 @@ def stored_constants() -> Constants:
         for group in GROUPS:
             prefix = framework_prefix(framework.id, group)
             if data.record("assumptions", f"{prefix}{FITTED_IDS[0]}") is not None:
-                framework_groups[(framework.id, group)] = Efficiency(*(
-                    data.assumption_value(f"{prefix}{name}") for name in (
-                        "decode_memory_efficiency", "prefill_compute_efficiency",
-                        "collective_hop_latency_s", "prefill_fixed_latency_s",
-                        "prefill_half_tokens")), prefill_expert_s=_optional_assumption(
-                            f"{prefix}prefill_expert_s"), decode_expert_extra=_optional_assumption(
-                            f"{prefix}decode_expert_extra"))
+                framework_groups[(framework.id, group)] = Efficiency(
+                    decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
+                    prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
+                    collective_hop_latency_s=data.assumption_value(
+                        f"{prefix}collective_hop_latency_s"),
+                    prefill_fixed_latency_s=data.assumption_value(
+                        f"{prefix}prefill_fixed_latency_s"),
+                    prefill_half_tokens=data.assumption_value(f"{prefix}prefill_half_tokens"),
+                    prefill_expert_s=_optional_assumption(f"{prefix}prefill_expert_s"),
+                    decode_expert_extra=_optional_assumption(f"{prefix}decode_expert_extra"))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
