@@ -56,7 +56,17 @@ function withTimeout(promise, ms, stage) {
 // loadPyodide() can hang instead of rejecting when the wasm is missing: check it first.
 async function preflightWasm(pyodideUrl) {
   // uncounted fetch: a counted clone would keep downloading after the cancel below
-  const response = await rawFetch(new URL("pyodide.asm.wasm", pyodideUrl));
+  return checkWasmHead(await rawFetch(new URL("pyodide.asm.wasm", pyodideUrl)));
+}
+
+// A repeat visit: the wasm in the service worker's cache, checked while the snapshot is read
+// (no round trip through the service worker on the way to Python); not cached: fetched.
+async function preflightCachedWasm(pyodideUrl) {
+  const cached = await cachedResponse(new URL("pyodide.asm.wasm", pyodideUrl));
+  return cached ? checkWasmHead(cached) : preflightWasm(pyodideUrl);
+}
+
+async function checkWasmHead(response) {
   if (!response.ok || !response.body) {
     throw new Error(`pyodide.asm.wasm: HTTP ${response.status}`);
   }
@@ -258,8 +268,11 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
     const cached = snapshotUrl
       ? await withTimeout(cachedResponse(snapshotUrl), timeoutMs, stage).catch(() => null) : null;
     let snapshot = null;
+    let preflight = null;
     if (cached) {
       fromCache.on = true;
+      preflight = preflightCachedWasm(pyodideUrl);
+      preflight.catch(() => {}); // awaited below
       snapshot = readSnapshot(cached);
       await withTimeout(snapshot, timeoutMs, stage).catch(() => {}); // its error: see below
     } else if (snapshotUrl) {
@@ -269,7 +282,7 @@ async function init({ pyodideUrl, wheelUrl, snapshotUrl, downloadBytes, timeoutM
     const stdlib = self.fetch(stdlibUrl);
     stdlib.catch(() => {});
     prefetched.set(stdlibUrl, stdlib);
-    const preflight = preflightWasm(pyodideUrl);
+    preflight = preflight || preflightWasm(pyodideUrl);
     const wheel = fetchWheel(wheelUrl);
     for (const p of [wheel, snapshot]) if (p) p.catch(() => {}); // awaited below
     for (const [name, p] of [["wasm-checked", preflight], ["loader-imported", loader],
