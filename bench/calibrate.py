@@ -51,7 +51,7 @@ step cost vllm-neuron on neuron-v2: 0 s
 step cost vllm-neuron on trainium2: 0.01495 s
 training attention relative efficiency: 0.4
 training efficiency nemo-gpu on gpu: 0.5165
-training efficiency nemo-gpu on gpu-moe: 0.1736
+training efficiency nemo-gpu on gpu-moe: 0.2361
 training efficiency neuronx-nemo-megatron on neuron-v2: 0.4169
 training efficiency nxd-training on neuron-v2: 0.4026
 
@@ -67,8 +67,8 @@ inferentia2/vllm-neuron/prefill                         2   1  41.9%  49.0% 100.
 inferentia2/vllm-neuron/throughput                      2   1  11.1%  14.0% 100.0%  thin
 nvidia-a100-40gb/fastertransformer/decode               2   1  20.0%  26.0% 100.0%  thin
 nvidia-a100-40gb/fastertransformer/prefill              2   1  19.1%  31.2%  50.0%  thin
-nvidia-b200/nemo-gpu/training                          20   5  21.8%  55.4%  65.0%  misses
-nvidia-h100-80gb/nemo-gpu/training                     31   7   6.4%  43.4%  74.2%  misses
+nvidia-b200/nemo-gpu/training                          20   5  21.8%  64.2%  65.0%  misses
+nvidia-h100-80gb/nemo-gpu/training                     31   7   5.1%  23.0%  74.2%  meets
 nvidia-h100-80gb/tensorrt-llm/decode                   37   2  18.5%  42.1%  89.2%  misses
 nvidia-h100-80gb/tensorrt-llm/prefill                  35   3  21.0%  45.0%  85.7%  misses
 nvidia-h100-80gb/tensorrt-llm/throughput               76   4  15.7%  48.5%  82.9%  misses
@@ -78,7 +78,7 @@ nvidia-h200-141gb/tensorrt-llm/throughput              74   2  16.5%  50.9%  75.
 nvidia-l40s/tensorrt-llm/prefill                        2   1   8.4%   9.8% 100.0%  thin
 nvidia-l40s/tensorrt-llm/throughput                    20   2   8.5% 151.9%  70.0%  misses
 trainium/neuronx-nemo-megatron/training                 4   2  55.4%  82.0%   0.0%  thin
-trainium/nxd-training/training                         21   6   7.4%  24.9%  76.2%  meets
+trainium/nxd-training/training                         21   6   6.9%  24.9%  76.2%  meets
 trainium/tgi-neuron/decode                              8   3  18.2%  57.0%  75.0%  misses
 trainium/tgi-neuron/prefill                             8   3  53.8%  78.3%  62.5%  misses
 trainium/tgi-neuron/throughput                          8   3  15.2%  28.7%  62.5%  misses

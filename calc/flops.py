@@ -170,8 +170,11 @@ def train(
     hardware_efficiency: float | None = None
     if mfu is None:
         per_token = training_speed.token_flops(model, seq_len, recompute)
+        steps.add("attention_flops", "12 · Σ_layers min(s, window) · heads · head_dim · D "
+                  "(as run; the convention above counts 12 · L · h · s)",
+                  per_token.attention_run * tokens, "FLOP")
         steps.add("recompute_flops", f"recomputation ({recompute}) per token × D",
-                  (per_token.dense + per_token.attention - per_token.model) * tokens, "FLOP")
+                  per_token.recompute * tokens, "FLOP")
         steps.add("attention_relative_efficiency", "attention vs dense matmul efficiency",
                   training_speed.attention_relative_efficiency(), "")
         fitted = calibration.stored_constants().training

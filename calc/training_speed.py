@@ -3,9 +3,13 @@ and a fitted hardware efficiency per training framework and hardware group.
 
 Per token of sequence length s (N = active parameters, L layers, h hidden):
   model FLOPs          = 6·N + 12·L·h·s                       (forward + backward; MFU basis)
-  recompute FLOPs      = none: 0 · selective: 4·L·h·s (attention scores again) ·
-                         full: 2·N + 4·L·h·s (one more forward pass)
-  weighted FLOPs       = (6·N + dense recompute) + (12·L·h·s + attention recompute) / a
+  attention FLOPs      = 12·S·w with S = Σ_layers min(s, window) (sliding-window layers attend
+                         to their window) and w = heads × head_dim (the attention width, not h:
+                         e.g. Qwen3-30B-A3B has w = 4,096 beside h = 2,048) — what the hardware
+                         runs, as in the serving model; equal to 12·L·h·s for a plain dense model
+  recompute FLOPs      = none: 0 · selective: 4·S·w (attention scores again) ·
+                         full: 2·N + 4·S·w (one more forward pass)
+  weighted FLOPs       = (6·N + dense recompute) + (attention FLOPs + attention recompute) / a
                          (a = attention efficiency relative to the dense matmuls, fitted: the
                          grid value that makes a framework's runs at different lengths agree)
   tokens/s             = efficiency × instances × headline peak / weighted FLOPs
@@ -53,26 +57,29 @@ def attention_relative_efficiency() -> float:
 
 @dataclass(frozen=True, slots=True)
 class TokenFlops:
-    model: float        # 6·N + 12·L·h·s
+    model: float        # 6·N + 12·L·h·s (the MFU convention)
     dense: float        # 6·N + dense recompute
-    attention: float    # 12·L·h·s + attention recompute
+    attention: float    # 12·S·w + attention recompute (S: attended tokens over layers)
     weighted: float     # dense + attention / a
+    recompute: float    # the recomputation's share of dense + attention
+    attention_run: float = 0.0  # 12·S·w: the attention FLOPs as run, without recomputation
 
 
 def token_flops(model: ModelSpec, seq_len: int, recompute: str,
                 attention_efficiency: float | None = None) -> TokenFlops:
     dense = 6.0 * model.active_params
-    attention = 12.0 * model.layers * model.hidden * seq_len
-    model_flops = dense + attention
-    if recompute == "selective":
-        attention += 4.0 * model.layers * model.hidden * seq_len
-    elif recompute == "full":
-        dense += 2.0 * model.active_params
-        attention += 4.0 * model.layers * model.hidden * seq_len
+    model_flops = dense + 12.0 * model.layers * model.hidden * seq_len   # the MFU convention
+    scores = serving.attention_token_layers(model, seq_len) * model.heads * model.head_dim
+    attention_run = 12.0 * scores
+    dense_extra = 2.0 * model.active_params if recompute == "full" else 0.0
+    attention_extra = 4.0 * scores if recompute in ("selective", "full") else 0.0
+    dense += dense_extra
+    attention = attention_run + attention_extra
     a = attention_efficiency if attention_efficiency is not None \
         else attention_relative_efficiency()
     weighted = dense + attention / a
-    return TokenFlops(model_flops, dense, attention, weighted)
+    return TokenFlops(model_flops, dense, attention, weighted, dense_extra + attention_extra,
+                      attention_run)
 
 
 @dataclass(frozen=True, slots=True)

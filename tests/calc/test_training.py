@@ -52,6 +52,25 @@ def test_recomputation_adds_flops_and_time() -> None:
     assert times["none"] < times["selective"] < times["full"]
 
 
+def test_attention_flops_count_the_attention_width_and_sliding_windows() -> None:
+    # h = 2048 but 32 heads × 128 = an attention width w of 4096; 16 layers, of which 8 slide
+    # over a 512-token window: S = 8 · 4096 + 8 · 512 attended tokens at s = 4096
+    model = synthetic_model(heads=32, kv_heads=8, local_layers=8, local_window=512)
+    flops = training_speed.token_flops(model, 4096, "none", attention_efficiency=0.5)
+    scores = (8 * 4096 + 8 * 512) * 32 * 128
+    assert flops.attention_run == pytest.approx(12 * scores)
+    assert flops.model == 6 * model.active_params + 12 * 16 * 2048 * 4096  # the MFU convention
+    assert flops.weighted == pytest.approx(6 * model.active_params + 12 * scores / 0.5)
+    selective = training_speed.token_flops(model, 4096, "selective", attention_efficiency=0.5)
+    assert selective.recompute == pytest.approx(4 * scores)
+    full = training_speed.token_flops(model, 4096, "full", attention_efficiency=0.5)
+    assert full.recompute == pytest.approx(2 * model.active_params + 4 * scores)
+    # a plain dense model: the executed attention equals the convention's 12·L·h·s
+    llama = data.model("llama-3.1-8b")
+    plain = training_speed.token_flops(llama, 4096, "none")
+    assert plain.attention_run == 12 * llama.layers * llama.hidden * 4096
+
+
 def test_given_mfu_keeps_the_model_flops_convention() -> None:
     result = run("train", model="llama-3.1-8b", instance="trn1.32xlarge", tokens=10**9,
                  seq_len=2048, mfu=0.4, framework="neuronx-nemo-megatron")
