@@ -54,7 +54,6 @@ FITTED_IDS = (
 HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
 MIN_GROUP_ROWS = 4
-EXPERT_COLUMN = -1       # the decode design matrix's last column: routed-expert streaming time
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
@@ -441,6 +440,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
     efficiency = fallback or DEFAULT_EFFICIENCY
     steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
     for _ in range(ALTERNATIONS):
+        expert_column = 2 + len(names)   # the routed experts' ideal streaming time
         columns: list[list[float]] = [[] for _ in range(3 + len(names))]
         target: list[float] = []
         weights: list[float] = []
@@ -457,15 +457,14 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
             columns[1].append(float(roof.collective_hops))
             for index, name in enumerate(names):
                 columns[2 + index].append(1.0 if case.framework.id == name else 0.0)
-            columns[EXPERT_COLUMN].append(roof.expert_stream_s)
+            columns[expert_column].append(roof.expert_stream_s)
             y = (case.tpot_s or 0.0) - roof.collective_bandwidth_s - interference
             target.append(y)
             weights.append(1.0 / (case.tpot_s or 1.0) ** 2)
         use_names = full and len(decode_rows) >= 2 + len(names) + 1
         use_hops = full and len(decode_rows) >= 3
         if full and len(decode_rows) >= 2:
-            expert_column = len(columns) - 1
-            use_experts = any(value > 0 for value in columns[EXPERT_COLUMN])
+            use_experts = any(value > 0 for value in columns[expert_column])
             chosen = [0] + ([1] if use_hops else []) + (
                 [2 + i for i in range(len(names))] if use_names else []) + (
                 [expert_column] if use_experts else [])
@@ -484,7 +483,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 residuals = [
                     (t - columns[0][k] / efficiency.decode_memory
                      - columns[1][k] * efficiency.collective_hop_latency_s
-                     - columns[EXPERT_COLUMN][k] * efficiency.decode_expert_extra, weights[k])
+                     - columns[expert_column][k] * efficiency.decode_expert_extra, weights[k])
                     for k, t in enumerate(target) if columns[2 + names.index(name)][k] == 1.0
                 ]
                 total = sum(w for _, w in residuals)

@@ -81,17 +81,19 @@ class Efficiency:
     def from_data(group: str = "neuron-v2") -> "Efficiency":
         """The fitted constants of a hardware group (or instance kind: neuron | gpu)."""
         prefix = efficiency_prefix(group)
+
+        def optional(name: str) -> float:   # a term older data may not hold: 0 turns it off
+            found = data.record("assumptions", f"{prefix}{name}") is not None
+            return data.assumption_value(f"{prefix}{name}") if found else 0.0
+
         return Efficiency(
             decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
             prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
             collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
             prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
-            prefill_half_tokens=data.assumption_value(f"{prefix}prefill_half_tokens")
-            if data.record("assumptions", f"{prefix}prefill_half_tokens") is not None else 0.0,
-            prefill_expert_s=data.assumption_value(f"{prefix}prefill_expert_s")
-            if data.record("assumptions", f"{prefix}prefill_expert_s") is not None else 0.0,
-            decode_expert_extra=data.assumption_value(f"{prefix}decode_expert_extra")
-            if data.record("assumptions", f"{prefix}decode_expert_extra") is not None else 0.0,
+            prefill_half_tokens=optional("prefill_half_tokens"),
+            prefill_expert_s=optional("prefill_expert_s"),
+            decode_expert_extra=optional("decode_expert_extra"),
         )
 
 
