@@ -309,13 +309,6 @@ class Constants:
         return 0.0
 
 
-def _optional_assumption(assumption_id: str) -> float:
-    """A fitted constant that older data may not hold yet (0: the term is off)."""
-    if data.record("assumptions", assumption_id) is None:
-        return 0.0
-    return data.assumption_value(assumption_id)
-
-
 def stored_constants() -> Constants:
     """The constants as stored in data/assumptions.toml (what perf uses)."""
     groups: dict[str, Efficiency] = {}
@@ -336,9 +329,11 @@ def stored_constants() -> Constants:
                         f"{prefix}collective_hop_latency_s"),
                     prefill_fixed_latency_s=data.assumption_value(
                         f"{prefix}prefill_fixed_latency_s"),
-                    prefill_half_tokens=data.assumption_value(f"{prefix}prefill_half_tokens"),
-                    prefill_expert_s=_optional_assumption(f"{prefix}prefill_expert_s"),
-                    decode_expert_extra=_optional_assumption(f"{prefix}decode_expert_extra"))
+                    prefill_half_tokens=serving.optional_assumption(
+                        f"{prefix}prefill_half_tokens"),
+                    prefill_expert_s=serving.optional_assumption(f"{prefix}prefill_expert_s"),
+                    decode_expert_extra=serving.optional_assumption(
+                        f"{prefix}decode_expert_extra"))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -470,6 +465,13 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 [expert_column] if use_experts else [])
             solution = weighted_nnls([columns[i] for i in chosen], target, weights)
             coefficient = dict(zip(chosen, solution, strict=True))
+            if 0 < coefficient[0] < 1.0 and len(chosen) > 1:
+                # η_mem would exceed 1: hold it at 1 and refit the other terms on what is left,
+                # so the stored set is a least-squares fit with the η it will be used with
+                rest = chosen[1:]
+                left = [t - m for t, m in zip(target, columns[0], strict=True)]
+                refit = weighted_nnls([columns[i] for i in rest], left, weights)
+                coefficient = {0: 1.0, **dict(zip(rest, refit, strict=True))}
             inverse_eta = coefficient[0] if coefficient[0] > 0 else 1.0 / efficiency.decode_memory
             efficiency = replace(
                 efficiency, decode_expert_extra=_round(coefficient.get(expert_column, 0.0)),

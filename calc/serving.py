@@ -81,20 +81,22 @@ class Efficiency:
     def from_data(group: str = "neuron-v2") -> "Efficiency":
         """The fitted constants of a hardware group (or instance kind: neuron | gpu)."""
         prefix = efficiency_prefix(group)
-
-        def optional(name: str) -> float:   # a term older data may not hold: 0 turns it off
-            found = data.record("assumptions", f"{prefix}{name}") is not None
-            return data.assumption_value(f"{prefix}{name}") if found else 0.0
-
         return Efficiency(
             decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
             prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
             collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
             prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
-            prefill_half_tokens=optional("prefill_half_tokens"),
-            prefill_expert_s=optional("prefill_expert_s"),
-            decode_expert_extra=optional("decode_expert_extra"),
+            prefill_half_tokens=optional_assumption(f"{prefix}prefill_half_tokens"),
+            prefill_expert_s=optional_assumption(f"{prefix}prefill_expert_s"),
+            decode_expert_extra=optional_assumption(f"{prefix}decode_expert_extra"),
         )
+
+
+def optional_assumption(assumption_id: str) -> float:
+    """A fitted term that older data may not hold yet: 0 (the term is off) when absent."""
+    if data.record("assumptions", assumption_id) is None:
+        return 0.0
+    return data.assumption_value(assumption_id)
 
 
 def efficiency_prefix(group: str) -> str:

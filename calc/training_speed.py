@@ -69,7 +69,10 @@ def token_flops(model: ModelSpec, seq_len: int, recompute: str,
                 attention_efficiency: float | None = None) -> TokenFlops:
     dense = 6.0 * model.active_params
     model_flops = dense + 12.0 * model.layers * model.hidden * seq_len   # the MFU convention
-    scores = serving.attention_token_layers(model, seq_len) * model.heads * model.head_dim
+    # attended tokens over layers: each decoder layer its window; an encoder attends to all
+    attended = serving.attention_token_layers(model, seq_len) if model.is_decoder \
+        else model.layers * seq_len
+    scores = attended * model.heads * model.head_dim
     attention_run = 12.0 * scores
     dense_extra = 2.0 * model.active_params if recompute == "full" else 0.0
     attention_extra = 4.0 * scores if recompute in ("selective", "full") else 0.0

@@ -71,6 +71,26 @@ def test_attention_flops_count_the_attention_width_and_sliding_windows() -> None
     assert plain.attention_run == 12 * llama.layers * llama.hidden * 4096
 
 
+def test_training_derivation_shows_attention_as_run_and_recomputation() -> None:
+    # Qwen3-30B-A3B: w = 32 · 128 = 4096 beside h = 2048, no windows: S = 48 · s
+    model = data.model("qwen3-30b-a3b")
+    result = run("train", model="qwen3-30b-a3b", instance="trn1.32xlarge", count=4,
+                 tokens=10**9, seq_len=4096, recompute="selective")
+    steps = {s["key"]: s["value"] for s in result["derivation"]}
+    scores = 48 * 4096 * 32 * 128
+    assert steps["attention_flops"] == pytest.approx(12 * scores * 10**9)
+    assert steps["recompute_flops"] == pytest.approx(4 * scores * 10**9)
+    # the MFU convention (total FLOPs) still counts 12·L·h·s
+    assert result["total_flops"] == (6 * model.active_params + 12 * 48 * 2048 * 4096) * 10**9
+
+
+def test_an_encoder_attends_to_the_whole_sequence_in_every_layer() -> None:
+    bert = data.model("bert-base")                     # 12 layers, 12 heads × 64 = 768
+    flops = training_speed.token_flops(bert, 512, "selective", attention_efficiency=1.0)
+    assert flops.attention_run == 12 * 12 * 512 * 768
+    assert flops.recompute == 4 * 12 * 512 * 768
+
+
 def test_given_mfu_keeps_the_model_flops_convention() -> None:
     result = run("train", model="llama-3.1-8b", instance="trn1.32xlarge", tokens=10**9,
                  seq_len=2048, mfu=0.4, framework="neuronx-nemo-megatron")
