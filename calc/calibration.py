@@ -513,7 +513,6 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s)
     experts = [roof.expert_layers for roof, _, _, _ in prepared]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
-    ones = [1.0] * len(prepared)
     for half in HALF_TOKENS_GRID:
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
@@ -521,7 +520,7 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
             predicted = [roof.time_s(trial, step) for roof, step, _, _ in prepared]
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
-            fixed, per_expert = _fixed_terms(ones, experts, residual, weights)
+            fixed, per_expert = _fixed_terms(experts, residual, weights)
             error = sum(w * (r - fixed - per_expert * x) ** 2
                         for r, x, w in zip(residual, experts, weights, strict=True))
             if error < best[0]:
@@ -531,12 +530,12 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                    prefill_expert_s=_round(best[4]))
 
 
-def _fixed_terms(ones: list[float], experts: list[float], residual: list[float],
+def _fixed_terms(experts: list[float], residual: list[float],
                  weights: list[float]) -> tuple[float, float]:
     """(t_fixed, t_expert) >= 0 that best explain the prefill residuals (weighted); without
     mixture-of-experts rows t_expert is 0 and t_fixed the weighted mean (closed form)."""
     if any(value > 0 for value in experts):
-        fixed, per_expert = weighted_nnls([ones, experts], residual, weights)
+        fixed, per_expert = weighted_nnls([[1.0] * len(experts), experts], residual, weights)
         return fixed, per_expert
     mean = sum(r * w for r, w in zip(residual, weights, strict=True)) / sum(weights)
     return max(0.0, mean), 0.0

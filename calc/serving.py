@@ -176,9 +176,7 @@ def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int) ->
              + dtypes.bytes_for(groups["linear"], precision.linear))
     if model.experts <= 0 or model.active_experts <= 0 or groups["expert"] <= 0:
         return float(fixed + dtypes.bytes_for(groups["expert"], precision.expert))
-    touched = experts_touched(model.experts, model.active_experts, tokens)
-    per_expert = model_shape.bytes_per_expert(model, precision)
-    return float(fixed + model.moe_layers * touched * per_expert)
+    return float(fixed) + routed_expert_bytes(model, dtype, tokens)
 
 
 def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: int) -> float:

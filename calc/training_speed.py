@@ -62,7 +62,7 @@ class TokenFlops:
     attention: float    # 12·S·w + attention recompute (S: attended tokens over layers)
     weighted: float     # dense + attention / a
     recompute: float    # the recomputation's share of dense + attention
-    attention_run: float = 0.0  # 12·S·w: the attention FLOPs as run, without recomputation
+    attention_run: float  # 12·S·w: the attention FLOPs as run, without recomputation
 
 
 def token_flops(model: ModelSpec, seq_len: int, recompute: str,

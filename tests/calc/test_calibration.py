@@ -65,13 +65,13 @@ def test_prefill_fixed_terms_recover_a_per_expert_latency() -> None:
     experts = [0.0, 0.0, 100.0, 400.0, 1000.0]
     residual = [0.05 + 0.001 * x for x in experts]
     weights = [1.0 / r**2 for r in residual]
-    fixed, per_expert = calibration._fixed_terms([1.0] * 5, experts, residual, weights)
+    fixed, per_expert = calibration._fixed_terms(experts, residual, weights)
     assert fixed == pytest.approx(0.05) and per_expert == pytest.approx(0.001)
     # dense rows only: t_expert is 0, t_fixed the weighted mean of the residuals
-    fixed, per_expert = calibration._fixed_terms([1.0] * 2, [0.0, 0.0], [0.1, 0.3], [1.0, 3.0])
+    fixed, per_expert = calibration._fixed_terms([0.0, 0.0], [0.1, 0.3], [1.0, 3.0])
     assert (fixed, per_expert) == (pytest.approx(0.25), 0.0)
     # never negative: residuals that fall with the expert count give t_expert = 0
-    fixed, per_expert = calibration._fixed_terms([1.0] * 3, [0.0, 10.0, 20.0], [0.3, 0.2, 0.1],
+    fixed, per_expert = calibration._fixed_terms([0.0, 10.0, 20.0], [0.3, 0.2, 0.1],
                                                  [1.0, 1.0, 1.0])
     assert per_expert == 0.0 and fixed == pytest.approx(0.2)
 
