@@ -5,8 +5,9 @@ Over N cold browser contexts (default 5), in Debian Chromium via Playwright:
   calculator-ready time (data-state="ready"), both from navigation start: the snapshot ratio,
   goal <= 0.70 (the calculator starts from the Pyodide memory snapshot, calc already imported)
 - repeat visit: the same context after the service worker has cached the site, a new tab on the
-  calculator page, navigation start -> ready; goal <= 1 s. Also reported, not instead: the same
-  tab going to a content page and back (the tab keeps its renderer process: warm compiled code)
+  calculator page, navigation start -> ready; goal <= 1 s. Also reported, not instead: a later
+  visit (one more new tab: the code caches the repeat visit made are in use) and the same tab
+  going to a content page and back (the tab keeps its renderer process: warm compiled code)
 - bytes per calculator page until ready (gzip as served), per file, and the service worker's
   offline cache (every file of the build, raw and as a gzip-serving host would send it)
 - first result (prerendered, in the HTML) vs DOMContentLoaded
@@ -289,6 +290,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
     from playwright.sync_api import sync_playwright
 
     repeat_ms: list[float] = []
+    later_ms: list[float] = []
     same_tab_ms: list[float] = []
     recompute_installing: list[float] = []
     snapshot_starts: list[bool] = []
@@ -351,6 +353,12 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             repeat_ms.append(float(page.evaluate("window.__nfg.ready")))
             print("  repeat visit stages (ms): " + ", ".join(
                 f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
+            # a later visit: one more new tab (the scripts' code caches made on the repeat visit)
+            page.close()
+            page = context.new_page()
+            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
+            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
+            later_ms.append(float(page.evaluate("window.__nfg.ready")))
             # the same tab: to a content page and back (a reader moving around the guide; the
             # browser keeps the tab's renderer process, so its compiled code is warm)
             page.goto(site.base_url + content_page, wait_until="domcontentloaded")
@@ -371,7 +379,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
                   + ", ".join(f"{k} {v:.0f}" for k, v in stages.items()))
             print(f"run {run + 1}/{runs}: bare {bare_ms[-1]:.0f} ms, ready {ready_ms[-1]:.0f} ms "
                   f"(snapshot {snapshot_starts[-1]}), repeat visit {repeat_ms[-1]:.0f} ms "
-                  f"(same tab {same_tab_ms[-1]:.0f} ms), "
+                  f"(later visit {later_ms[-1]:.0f} ms, same tab {same_tab_ms[-1]:.0f} ms), "
                   f"(worker started at {marks.get('loading', 0):.0f} ms, its init took "
                   f"{worker_ms:.0f} ms), "
                   f"first result {first_ms[-1]:.0f} ms, DCL {dcl_ms[-1]:.0f} ms")
@@ -387,6 +395,8 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
         "started_from_snapshot": snapshot_starts,
         "repeat_visit_ready_ms_median": statistics.median(repeat_ms),
         "repeat_visit_ready_ms_max": max(repeat_ms),
+        "later_visit_ready_ms_median": statistics.median(later_ms),
+        "later_visit_ready_ms_max": max(later_ms),
         "repeat_visit_same_tab_ready_ms_median": statistics.median(same_tab_ms),
         "repeat_visit_same_tab_ready_ms_max": max(same_tab_ms),
         "first_result_ms_median": statistics.median(first_ms),
@@ -471,7 +481,9 @@ def report_browser(figures: dict[str, Any]) -> None:
     print(f"snapshot ratio (calculator ready / bare loadPyodide) "
           f"{figures['ready_over_bare_ratio']:.3f} (goal <= 0.70); "
           f"repeat visit ready {figures['repeat_visit_ready_ms_median']:.0f} ms median, "
-          f"{figures['repeat_visit_ready_ms_max']:.0f} ms max (goal <= 1000; same tab "
+          f"{figures['repeat_visit_ready_ms_max']:.0f} ms max (goal <= 1000; later visit "
+          f"{figures['later_visit_ready_ms_median']:.0f} ms median, "
+          f"{figures['later_visit_ready_ms_max']:.0f} ms max; same tab "
           f"{figures['repeat_visit_same_tab_ready_ms_median']:.0f} ms median, "
           f"{figures['repeat_visit_same_tab_ready_ms_max']:.0f} ms max); "
           f"recompute p50 {figures['recompute_p50_ms']:.1f} ms (goal <= 16), "

@@ -8,6 +8,15 @@
 // mixes two builds. A new build's worker waits until no page of the old build is open (the
 // browser's default), then takes over. Works under a sub-path: URLs are relative to this file.
 //
+// Scripts are stored a second time once installed (activate): Chromium compiles every script a
+// service worker stores during install into a code cache, as a classic script, and a module script
+// rejects that cache. The calculators' worker imports Pyodide's 1 MB runtime script as a module:
+// the first repeat visit rejected the cache and compiled the script in full, the second compiled it
+// in full again to make a module cache, and only the third used it (Chromium 156, traced: 0.24 s,
+// 0.31 s, then 0.03 s). Stored after install, a script gets its code cache the first time it runs,
+// made the way it runs: the first repeat visit makes it (0.15 s), every later one uses it. A classic
+// script only loses the head start.
+//
 // The memory snapshot travels gzipped (a quarter of its size) and is stored here inflated: on a
 // repeat visit the calculator's worker reads it as is (about 0.1 s for 25 MB) instead of
 // inflating it again (about 0.3 s). The header X-Nfg-Inflated tells the worker which it got.
@@ -17,6 +26,7 @@ const PREFIX = "__CACHE_PREFIX__";
 const FILES = __FILES__;
 const IMMUTABLE = "__IMMUTABLE_DIR__"; // versioned or hashed paths: the HTTP cache may answer
 const INFLATE = new Set(__INFLATE__); // gzip files stored inflated (the memory snapshot)
+const SCRIPT = /\.m?js$/; // stored again after install (restoreScripts)
 
 const scope = new URL("./", self.location.href);
 const fileUrl = (path) => new URL(path, scope).href;
@@ -70,11 +80,26 @@ self.addEventListener("install", (event) => {
   })());
 });
 
+// Every script of this build stored again, outside install (see the top of this file). A failed
+// store keeps the entry as it was: the same bytes, with the install-time code cache.
+async function restoreScripts(cache) {
+  for (const path of FILES) {
+    if (!SCRIPT.test(path)) continue;
+    try {
+      const response = await cache.match(fileUrl(path));
+      if (response) await cache.put(fileUrl(path), response);
+    } catch (err) {
+      // the entry stays as install stored it
+    }
+  }
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
     }
+    await restoreScripts(await caches.open(CACHE));
     await self.clients.claim(); // the first visit's page is controlled without a reload
   })());
 });

@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import http.server
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -372,3 +373,51 @@ def test_a_snapshot_that_does_not_inflate_is_cached_as_it_came(browser_site: Any
                      "sha256": hashlib.sha256(corrupted).hexdigest()}
     assert (repeat["state"], repeat["snapshot"], repeat["fromCache"]) == ("ready", False, True)
     assert first["error"] and repeat["error"]
+
+
+# ---- scripts stored again after install: the runtime script gets a module code cache ----------
+
+def _runtime_script_compiles(trace: Path) -> list[dict[str, Any]]:
+    """The compiles of Pyodide's runtime script (pyodide.asm.js, imported as a module by the
+    calculators' worker) in a Chromium trace: V8's `v8.compileModule` events and their data
+    (cacheRejected, consumedCacheSize when a code cache was offered)."""
+    events = json.loads(trace.read_text(encoding="utf-8"))
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    return [event["args"]["data"] for event in events
+            if event.get("name") == "v8.compileModule"
+            and str(event.get("args", {}).get("data", {}).get("url", "")).endswith(
+                "/pyodide.asm.js")]
+
+
+def test_the_runtime_script_gets_its_module_code_cache_on_the_first_repeat_visit(
+        browser_site: Any, chromium: Any, tmp_path: Path) -> None:
+    """Chromium's install-time code cache is a classic script's, which a module import rejects;
+    the service worker stores every script again once installed. The first repeat visit
+    compiles the runtime script without a cache to reject (and makes its module code cache),
+    the next visit compiles it from that cache."""
+    url = calc_url(browser_site.base_url, "en", "memory")
+    context = chromium.new_context(bypass_csp=True)  # the tests poll with string expressions
+    compiles: list[list[dict[str, Any]]] = []
+    try:
+        page = context.new_page()
+        page.goto(url)
+        assert wait_ready(page) == "ready"
+        wait_controlled(page)
+        page.close()
+        for visit in ("repeat", "later"):
+            trace = tmp_path / f"{visit}.json"
+            page = context.new_page()
+            chromium.start_tracing(path=str(trace), categories=["devtools.timeline"])
+            try:
+                page.goto(url)
+                assert wait_ready(page) == "ready"
+            finally:
+                chromium.stop_tracing()
+            page.close()
+            compiles.append(_runtime_script_compiles(trace))
+    finally:
+        context.close()
+    repeat, later = compiles
+    assert repeat and not any(c.get("cacheRejected") for c in repeat), repeat
+    assert later and all(c.get("cacheRejected") is False and c.get("consumedCacheSize", 0) > 0
+                         for c in later), later
