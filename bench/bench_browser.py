@@ -353,18 +353,20 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             repeat_ms.append(float(page.evaluate("window.__nfg.ready")))
             print("  repeat visit stages (ms): " + ", ".join(
                 f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
-            # a later visit: one more new tab (the scripts' code caches made on the repeat visit)
-            page.close()
-            page = context.new_page()
-            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
-            later_ms.append(float(page.evaluate("window.__nfg.ready")))
             # the same tab: to a content page and back (a reader moving around the guide; the
             # browser keeps the tab's renderer process, so its compiled code is warm)
             page.goto(site.base_url + content_page, wait_until="domcontentloaded")
             page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
             page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
             same_tab_ms.append(float(page.evaluate("window.__nfg.ready")))
+            # a later visit: one more new tab (the scripts' code caches made on the repeat visit)
+            page.close()
+            page = context.new_page()
+            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
+            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
+            later_ms.append(float(page.evaluate("window.__nfg.ready")))
+            print("  later visit stages (ms): " + ", ".join(
+                f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
             context.close()
 
             # content page bytes

@@ -9,13 +9,14 @@
 // browser's default), then takes over. Works under a sub-path: URLs are relative to this file.
 //
 // Scripts are stored a second time once installed (activate): Chromium compiles every script a
-// service worker stores during install into a code cache, as a classic script, and a module script
-// rejects that cache. The calculators' worker imports Pyodide's 1 MB runtime script as a module:
-// the first repeat visit rejected the cache and compiled the script in full, the second compiled it
-// in full again to make a module cache, and only the third used it (Chromium 156, traced: 0.24 s,
-// 0.31 s, then 0.03 s). Stored after install, a script gets its code cache the first time it runs,
-// made the way it runs: the first repeat visit makes it (0.15 s), every later one uses it. A classic
-// script only loses the head start.
+// service worker stores during install into a code cache, as a classic script, and a module
+// script rejects that cache. The calculators' own scripts are modules, and their worker imports
+// Pyodide's 1 MB runtime script as a module: the first repeat visit rejected the cache and
+// compiled that script in full, the second compiled it in full again to make a module cache, and
+// only the third used it (Chromium 156, traced: 0.24 s, 0.31 s, then 0.03 s). Stored after
+// install, a script gets its code cache the first time it runs, made the way it runs: the first
+// repeat visit makes it (0.15 s), every later one uses it. A classic script loses only the
+// install-time head start: its cache is made on the first repeat visit instead.
 //
 // The memory snapshot travels gzipped (a quarter of its size) and is stored here inflated: on a
 // repeat visit the calculator's worker reads it as is (about 0.1 s for 25 MB) instead of
@@ -80,16 +81,24 @@ self.addEventListener("install", (event) => {
   })());
 });
 
-// Every script of this build stored again, outside install (see the top of this file). A failed
-// store keeps the entry as it was: the same bytes, with the install-time code cache.
+// Every script of this build stored again, outside install (see the top of this file): the same
+// bytes and headers, without the install-time code cache. Chromium deletes an entry before it
+// writes its replacement, so a store that fails part-way could leave the script missing (then
+// fetched from the network, possibly from a newer deployment): its bytes are put back.
 async function restoreScripts(cache) {
   for (const path of FILES) {
     if (!SCRIPT.test(path)) continue;
+    const url = fileUrl(path);
+    let copy = null;
     try {
-      const response = await cache.match(fileUrl(path));
-      if (response) await cache.put(fileUrl(path), response);
+      const stored = await cache.match(url);
+      if (!stored) continue;
+      copy = { headers: new Headers(stored.headers), bytes: await stored.clone().arrayBuffer() };
+      await cache.put(url, stored);
     } catch (err) {
-      // the entry stays as install stored it
+      if (copy && !(await cache.match(url).catch(() => null))) {
+        await cache.put(url, new Response(copy.bytes, { headers: copy.headers })).catch(() => {});
+      }
     }
   }
 }
@@ -99,8 +108,11 @@ self.addEventListener("activate", (event) => {
     for (const name of await caches.keys()) {
       if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
     }
-    await restoreScripts(await caches.open(CACHE));
-    await self.clients.claim(); // the first visit's page is controlled without a reload
+    try {
+      await restoreScripts(await caches.open(CACHE));
+    } finally {
+      await self.clients.claim(); // the first visit's page is controlled without a reload
+    }
   })());
 });
 

@@ -377,14 +377,15 @@ def test_a_snapshot_that_does_not_inflate_is_cached_as_it_came(browser_site: Any
 
 # ---- scripts stored again after install: the runtime script gets a module code cache ----------
 
-def _runtime_script_compiles(trace: Path) -> list[dict[str, Any]]:
-    """The compiles of Pyodide's runtime script (pyodide.asm.js, imported as a module by the
-    calculators' worker) in a Chromium trace: V8's `v8.compileModule` events and their data
-    (cacheRejected, consumedCacheSize when a code cache was offered)."""
+def _runtime_script_events(trace: Path, name: str) -> list[dict[str, Any]]:
+    """The data of V8's `name` events (v8.compileModule: cacheRejected, consumedCacheSize when a
+    code cache was offered; v8.produceModuleCache: producedCacheSize) for Pyodide's runtime
+    script (pyodide.asm.js, imported as a module by the calculators' worker) in a Chromium
+    trace."""
     events = json.loads(trace.read_text(encoding="utf-8"))
     events = events["traceEvents"] if isinstance(events, dict) else events
     return [event["args"]["data"] for event in events
-            if event.get("name") == "v8.compileModule"
+            if event.get("name") == name
             and str(event.get("args", {}).get("data", {}).get("url", "")).endswith(
                 "/pyodide.asm.js")]
 
@@ -393,11 +394,11 @@ def test_the_runtime_script_gets_its_module_code_cache_on_the_first_repeat_visit
         browser_site: Any, chromium: Any, tmp_path: Path) -> None:
     """Chromium's install-time code cache is a classic script's, which a module import rejects;
     the service worker stores every script again once installed. The first repeat visit
-    compiles the runtime script without a cache to reject (and makes its module code cache),
-    the next visit compiles it from that cache."""
+    compiles the runtime script without a cache to reject and makes its module code cache, the
+    next visit compiles it from that cache."""
     url = calc_url(browser_site.base_url, "en", "memory")
     context = chromium.new_context(bypass_csp=True)  # the tests poll with string expressions
-    compiles: list[list[dict[str, Any]]] = []
+    traces: list[Path] = []
     try:
         page = context.new_page()
         page.goto(url)
@@ -405,19 +406,20 @@ def test_the_runtime_script_gets_its_module_code_cache_on_the_first_repeat_visit
         wait_controlled(page)
         page.close()
         for visit in ("repeat", "later"):
-            trace = tmp_path / f"{visit}.json"
+            traces.append(tmp_path / f"{visit}.json")
             page = context.new_page()
-            chromium.start_tracing(path=str(trace), categories=["devtools.timeline"])
+            chromium.start_tracing(path=str(traces[-1]), categories=["devtools.timeline"])
             try:
                 page.goto(url)
                 assert wait_ready(page) == "ready"
             finally:
                 chromium.stop_tracing()
             page.close()
-            compiles.append(_runtime_script_compiles(trace))
     finally:
         context.close()
-    repeat, later = compiles
+    repeat, later = (_runtime_script_events(trace, "v8.compileModule") for trace in traces)
+    produced = _runtime_script_events(traces[0], "v8.produceModuleCache")
     assert repeat and not any(c.get("cacheRejected") for c in repeat), repeat
+    assert produced and all(p.get("producedCacheSize", 0) > 0 for p in produced), produced
     assert later and all(c.get("cacheRejected") is False and c.get("consumedCacheSize", 0) > 0
                          for c in later), later
