@@ -14,7 +14,8 @@ Why each source (see ARCHITECTURE.md "Content-Security-Policy"):
 - script-src 'self' + hashes: Material's bundle and inline snippets, our boot/search-defer snippets,
   Chart.js and the calculator modules are files on this site; no 'unsafe-inline', no 'unsafe-eval'.
 - 'wasm-unsafe-eval': WebAssembly compilation (Pyodide) in a context the page policy governs.
-- worker-src 'self': the calculator's module worker and Material's search worker are site files.
+- worker-src 'self': the calculator's module worker, its code-cache priming worker and Material's
+  search worker are site files.
 - connect-src 'self': search index, sitemaps (language switch), Pyodide runtime, the calc wheel.
 - img-src 'self' data:: Material's CSS icons are data: SVGs; diagrams are site files.
 - style-src 'self' 'unsafe-inline': the widget CSS block and style attributes (styles only;

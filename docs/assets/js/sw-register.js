@@ -12,7 +12,42 @@
   var root = new URL("../../", document.currentScript.src);
   var MAX_WAIT_MS = 30000;
 
+  // A first visit to a calculator page: once the service worker takes control (it has stored
+  // the whole build), a throwaway module worker imports Pyodide's runtime script through it, so
+  // the next visit finds that script's module code cache (see assets/js/calc-prime.js). The
+  // outcome is kept as window.__nfgCalcBoot.codeCache: "primed", "failed" or "timeout".
+  function primeCodeCache() {
+    var boot = window.__nfgCalcBoot;
+    if (!boot || !boot.pyodideUrl || !boot.worker) return;
+    var worker = null;
+    var timer = null;
+    var finish = function (outcome) {
+      if (timer !== null) clearTimeout(timer);
+      if (worker) worker.terminate();
+      boot.codeCache = outcome;
+    };
+    try {
+      worker = new Worker(new URL("assets/js/calc-prime.js", root).href, { type: "module" });
+    } catch (err) {
+      finish("failed");
+      return;
+    }
+    timer = setTimeout(function () { finish("timeout"); }, MAX_WAIT_MS);
+    worker.onmessage = function (event) {
+      finish(event.data && event.data.ok ? "primed" : "failed");
+    };
+    worker.onerror = function (event) {
+      event.preventDefault();
+      finish("failed");
+    };
+    worker.postMessage({ url: new URL("pyodide.asm.js", boot.pyodideUrl).href });
+  }
+
   function register() {
+    if (!navigator.serviceWorker.controller) { // a first visit: this worker will take control
+      navigator.serviceWorker.addEventListener("controllerchange", primeCodeCache,
+                                               { once: true });
+    }
     navigator.serviceWorker.register(new URL("sw.js", root).href, { scope: root.href })
       .catch(function () {}); // no service worker: the site still works online
   }
