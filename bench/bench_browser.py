@@ -290,6 +290,18 @@ def _pct(values: list[float], q: float) -> float | None:
     return ordered[max(0, int(round(q * len(ordered))) - 1)]
 
 
+def _new_tab_visit(context: Any, site: Site, label: str, ready_ms: list[float]) -> Any:
+    """A new tab on the calculator page in this context: its ready time (navigation start ->
+    ready) appended to ready_ms, its stages printed; the tab is returned, open."""
+    page = context.new_page()
+    page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
+    page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
+    ready_ms.append(float(page.evaluate("window.__nfg.ready")))
+    print(f"  {label} stages (ms): " + ", ".join(
+        f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
+    return page
+
+
 def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
@@ -354,12 +366,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
                 recompute = [float(t) for t in page.evaluate(RECOMPUTE_JS, changes)]
                 round_trip = [float(t) for t in page.evaluate(ROUND_TRIP_JS, changes)]
             page.close()
-            page = context.new_page()
-            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
-            repeat_ms.append(float(page.evaluate("window.__nfg.ready")))
-            print("  repeat visit stages (ms): " + ", ".join(
-                f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
+            page = _new_tab_visit(context, site, "repeat visit", repeat_ms)
             # the same tab: to a content page and back (a reader moving around the guide; the
             # browser keeps the tab's renderer process, so its compiled code is warm)
             page.goto(site.base_url + content_page, wait_until="domcontentloaded")
@@ -368,12 +375,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             same_tab_ms.append(float(page.evaluate("window.__nfg.ready")))
             # a later visit: one more new tab (the code caches the repeat visit made, in use)
             page.close()
-            page = context.new_page()
-            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
-            later_ms.append(float(page.evaluate("window.__nfg.ready")))
-            print("  later visit stages (ms): " + ", ".join(
-                f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
+            _new_tab_visit(context, site, "later visit", later_ms)
             context.close()
 
             # content page bytes
