@@ -8,8 +8,8 @@ Over N cold browser contexts (default 5), in Debian Chromium via Playwright:
   visit has primed the runtime script's module code cache: sw-register.js), a new tab on the
   calculator page, navigation start -> ready; goal <= 1 s. Also reported, not instead: a later
   visit (one more new tab: the other scripts' code caches, made on the repeat visit, in use) and
-  the same tab
-  going to a content page and back (the tab keeps its renderer process: warm compiled code)
+  the same tab going to a content page and back (the tab keeps its renderer process: warm
+  compiled code)
 - bytes per calculator page until ready (gzip as served), per file, and the service worker's
   offline cache (every file of the build, raw and as a gzip-serving host would send it)
 - first result (prerendered, in the HTML) vs DOMContentLoaded

@@ -5,6 +5,7 @@ The site is served under /nfg/ (a sub-path, like a GitHub Pages project site).""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import http.server
@@ -390,6 +391,17 @@ def _runtime_script_events(trace: Path, name: str) -> list[dict[str, Any]]:
                 "/pyodide.asm.js")]
 
 
+@contextlib.contextmanager
+def _traced(chromium: Any, trace: Path) -> Iterator[None]:
+    """A Chromium trace (category devtools.timeline, where V8's compile events are) of the
+    block, written to `trace`; stopped whatever happens."""
+    chromium.start_tracing(path=str(trace), categories=["devtools.timeline"])
+    try:
+        yield
+    finally:
+        chromium.stop_tracing()
+
+
 def test_the_first_visit_primes_the_runtime_scripts_module_code_cache(
         browser_site: Any, chromium: Any, tmp_path: Path) -> None:
     """Chromium's install-time code cache is a classic script's, which a module import rejects:
@@ -403,26 +415,20 @@ def test_the_first_visit_primes_the_runtime_scripts_module_code_cache(
     traces: list[Path] = []
     try:
         page = context.new_page()
-        chromium.start_tracing(path=str(first), categories=["devtools.timeline"])
-        try:
+        with _traced(chromium, first):
             page.goto(url)
             assert wait_ready(page) == "ready"
             wait_controlled(page)
             page.wait_for_function("window.__nfgCalcBoot.codeCache !== undefined",
                                    timeout=SW_TIMEOUT_MS, polling=250)
-        finally:
-            chromium.stop_tracing()
         assert page.evaluate("window.__nfgCalcBoot.codeCache") == "primed"
         page.close()
         for visit in ("repeat", "later"):
             traces.append(tmp_path / f"{visit}.json")
             page = context.new_page()
-            chromium.start_tracing(path=str(traces[-1]), categories=["devtools.timeline"])
-            try:
+            with _traced(chromium, traces[-1]):
                 page.goto(url)
                 assert wait_ready(page) == "ready"
-            finally:
-                chromium.stop_tracing()
             # a repeat visit primes nothing: the service worker controlled it from the start
             assert page.evaluate("window.__nfgCalcBoot.codeCache") is None
             page.close()
