@@ -301,7 +301,7 @@ def _browser_window(browser: Any) -> Any:
     first page of a context opens a new window, and with every new window Chromium loads its
     omnibox popup (chrome://omnibox-popup.top-chrome, a WebUI renderer): in a trace of a repeat
     visit it took 0.3-0.5 s of CPU in the first 1.1-1.5 s, beside the page, on this two-core
-    machine. The new-window visit is measured separately (new_window_visit)."""
+    machine. measure_browser still measures one repeat visit in a new window, separately."""
     context = browser.new_context()
     context.new_page()
     time.sleep(WINDOW_SETTLE_S)
