@@ -308,14 +308,20 @@ def _browser_window(browser: Any) -> Any:
     return context
 
 
+def _open_calculator(page: Any, site: Site) -> float:
+    """The calculator page in this tab, until its widget is ready: the ready time (navigation
+    start -> ready, ms)."""
+    page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
+    page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
+    return float(page.evaluate("window.__nfg.ready"))
+
+
 def _new_tab_visit(context: Any, site: Site, label: str, ready_ms: list[float]) -> Any:
     """A new tab on the calculator page in this context: its ready time (navigation start ->
     ready) appended to ready_ms, its stages printed; the tab is returned, open. With no tab open
     in the context, the new tab comes in a new window."""
     page = context.new_page()
-    page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-    page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
-    ready_ms.append(float(page.evaluate("window.__nfg.ready")))
+    ready_ms.append(_open_calculator(page, site))
     print(f"  {label} stages (ms): " + ", ".join(
         f"{k} {v:.0f}" for k, v in page.evaluate(STAGES_JS).items() if v is not None))
     return page
@@ -359,8 +365,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             context.on("requestfinished", functools.partial(_append, finished))
             context.add_init_script(PROBE_JS)
             page = context.new_page()
-            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
+            _open_calculator(page, site)
             marks = page.evaluate("window.__nfg")
             worker_ms = page.evaluate(
                 "document.querySelector('.nfg-calc').nfgWidget.client.readyMs")
@@ -390,9 +395,7 @@ def measure_browser(site: Site, runs: int, changes: int, content_page: str) -> d
             # the same tab: to a content page and back (a reader moving around the guide; the
             # browser keeps the tab's renderer process, so its compiled code is warm)
             page.goto(site.base_url + content_page, wait_until="domcontentloaded")
-            page.goto(site.base_url + CALCULATOR_PAGE, wait_until="domcontentloaded")
-            page.wait_for_function("() => window.__nfg.ready !== undefined", timeout=120_000)
-            same_tab_ms.append(float(page.evaluate("window.__nfg.ready")))
+            same_tab_ms.append(_open_calculator(page, site))
             # a later visit: one more new tab (the code caches the repeat visit made, in use)
             page.close()
             _new_tab_visit(context, site, "later visit", later_ms)
