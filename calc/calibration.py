@@ -126,6 +126,7 @@ class Case:
     tpot_s: float | None
     output_tokens_per_s: float | None      # per replica (published total / dp)
     request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
+    replica_loads: tuple[int, ...] = ()  # closed loop over replicas: requests on each busy one
 
     @property
     def group(self) -> str:
@@ -222,8 +223,15 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         concurrency = _optional_int(raw.get("concurrency"))
         rate = _float(raw.get("offered_request_throughput_per_s", raw.get("request_rate_per_s")))
         saturated = False
+        loads: tuple[int, ...] = ()
         if mode == "serving" and concurrency:
             batch: int | None = -(-concurrency // replicas)
+            if replicas > 1:
+                # the balancer spreads C requests over R replicas: C mod R of them run
+                # ceil(C/R), the others floor(C/R) (idle replicas add nothing)
+                base, extra = divmod(concurrency, replicas)
+                loads = tuple(load for load in [base + 1] * extra + [base] * (replicas - extra)
+                              if load > 0)
         elif mode == "serving" and rate:
             batch = 1
         elif mode == "serving" and raw.get("batch") is None:
@@ -271,6 +279,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 output_tokens_per_s=None if rate_total is None
                 else rate_total / min(replicas, concurrency or replicas),
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
+                replica_loads=loads,
             )
         )
     return found
@@ -368,6 +377,15 @@ def estimate(case: Case, constants: Constants) -> dict[str, float]:
     """TTFT, TPOT and output tokens/s per replica. An open-loop row (an offered request rate):
     TTFT and TPOT at its Little's-law concurrency; throughput = every offered request served,
     rate × output length, up to the capacity (the throughput with the running batch full)."""
+    if len(set(case.replica_loads)) > 1:
+        # per busy replica: mean throughput; TTFT, TPOT: mean over requests
+        served = [(load, _serve(replace(case, batch=load), constants))
+                  for load in case.replica_loads]
+        requests = sum(load for load, _ in served)
+        return {"ttft_s": sum(n * r.ttft_s for n, r in served) / requests,
+                "tpot_s": sum(n * r.tpot_s for n, r in served) / requests,
+                "output_tokens_per_s": sum(r.output_tokens_per_s_per_replica
+                                           for _, r in served) / len(served)}
     result = _serve(resolved(case, constants), constants)
     throughput = result.output_tokens_per_s_per_replica
     if case.request_rate_per_s is not None:

@@ -3,6 +3,7 @@ scored row (data/assumptions.toml), per-family cross-validated figures, band sta
 left-out points (data/calibration.toml). The error figures are leave-one-SOURCE-out."""
 
 import math
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -167,3 +168,25 @@ def test_perf_uses_the_constants_of_its_hardware_group_and_framework() -> None:
                  output_len=16, framework="transformers-neuronx")
     assert neuron["decode_memory_efficiency"] == stored.efficiency(
         "neuron-v2", "transformers-neuronx").decode_memory
+
+
+def test_closed_loop_requests_spread_over_replicas() -> None:
+    """LLMPerf at 4 concurrent requests against 3 replicas behind a balancer (the Mistral-7B
+    TGI run on inf2.48xlarge): one replica serves 2, two serve 1 each. Scored per busy replica:
+    throughput = the mean of the three, TTFT and TPOT = the mean over the four requests."""
+    case = next(c for c in calibration.cases()
+                if c.id == "inf2-tgi-mistral-7b-instruct-v0.2-tp8-dp3-cb32-c4-1500-245-2024-04-12")
+    assert case.replica_loads == (2, 1, 1)
+    fitted = fresh_fit()
+    two = calibration.estimate(replace(case, batch=2, replica_loads=()), fitted)
+    one = calibration.estimate(replace(case, batch=1, replica_loads=()), fitted)
+    mixed = calibration.estimate(case, fitted)
+    assert mixed["output_tokens_per_s"] == pytest.approx(
+        (two["output_tokens_per_s"] + 2 * one["output_tokens_per_s"]) / 3)
+    assert mixed["tpot_s"] == pytest.approx((2 * two["tpot_s"] + 2 * one["tpot_s"]) / 4)
+    assert mixed["ttft_s"] == pytest.approx((2 * two["ttft_s"] + 2 * one["ttft_s"]) / 4)
+    # the measured total is split over the 3 busy replicas, as the estimate is
+    assert case.output_tokens_per_s == pytest.approx(120.48139377787439 / 3)
+    even = next(c for c in calibration.cases()
+                if c.id == "inf2-tgi-mistral-7b-instruct-v0.2-tp8-dp3-cb32-c1-1500-245-2024-04-12")
+    assert even.replica_loads == (1,)
