@@ -8,11 +8,12 @@ refitted on the other sources, then it is predicted).
 
 fit(rows) per hardware group (serving.GROUPS), in two alternations:
   1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · max(t_mem, t_comp·η_m/η_c)
-     + x₂ · hops + x₃ · t_expert + Σ_f s_f · [framework f] — weighted least squares (weights
-     1/TPOT²: relative error), negative coefficients dropped and refitted; η_mem = 1/x₁,
-     c_hop = x₂, x_expert = x₃ (t_expert = routed-expert bytes per core / peak bandwidth: the
-     experts' extra streaming time; 0 for dense rows), s_f = the framework's per-step fixed cost
-     in this group;
+     + x₂ · hops + x₃ · t_expert + x₄ · n_mm + Σ_f s_f · [framework f] — weighted least
+     squares (weights 1/TPOT²: relative error), negative coefficients dropped and refitted;
+     η_mem = 1/x₁, c_hop = x₂, x_expert = x₃ (GPU: t_expert = routed-expert bytes per core /
+     peak bandwidth, the experts' extra streaming time), t_mm = x₄ in ns (Neuron: n_mm = the routed
+     experts' matmul instructions per core, serving.expert_matmuls_per_core); both 0 for dense
+     rows; s_f = the framework's per-step fixed cost in this group;
   2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed
      + t_expert · X + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
      X = Σ_MoE layers E_touched(T) (the routed experts the prefill runs; 0 for a dense model);
@@ -48,8 +49,9 @@ FITTED_IDS = (
     "prefill_compute_efficiency",
     "prefill_fixed_latency_s",
     "prefill_half_tokens",
-    "prefill_expert_s",
+    "prefill_expert_s_per_gb",
     "decode_expert_extra",
+    "decode_expert_matmul_ns",
 )
 HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
@@ -127,6 +129,7 @@ class Case:
     output_tokens_per_s: float | None      # per replica (published total / dp)
     request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
     replica_loads: tuple[int, ...] = ()  # closed loop over replicas: requests on each busy one
+    single_bucket: bool = False   # the server compiled one sequence bucket (its seq_bucket)
 
     @property
     def group(self) -> str:
@@ -139,7 +142,7 @@ class Case:
     @property
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
-                        self.compiled_seq_len)
+                        self.compiled_seq_len, self.single_bucket)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -280,6 +283,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 else rate_total / min(replicas, concurrency or replicas),
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
                 replica_loads=loads,
+                single_bucket=raw.get("single_bucket") is True,
             )
         )
     return found
@@ -340,9 +344,12 @@ def stored_constants() -> Constants:
                         f"{prefix}prefill_fixed_latency_s"),
                     prefill_half_tokens=serving.optional_assumption(
                         f"{prefix}prefill_half_tokens"),
-                    prefill_expert_s=serving.optional_assumption(f"{prefix}prefill_expert_s"),
+                    prefill_expert_s_per_gb=serving.optional_assumption(
+                        f"{prefix}prefill_expert_s_per_gb"),
                     decode_expert_extra=serving.optional_assumption(
-                        f"{prefix}decode_expert_extra"))
+                        f"{prefix}decode_expert_extra"),
+                    decode_expert_matmul_ns=serving.optional_assumption(
+                        f"{prefix}decode_expert_matmul_ns"))
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -445,16 +452,18 @@ def weighted_nnls(columns: list[list[float]], target: list[float],
 
 
 def _fit_group(rows: list[Case], fallback: Efficiency | None,
-               steps_fallback: Mapping[str, float]) -> tuple[Efficiency, dict[str, float]]:
+               steps_fallback: Mapping[str, float],
+               start: Efficiency | None = None) -> tuple[Efficiency, dict[str, float]]:
     decode_rows = [c for c in rows if c.tpot_s is not None]
     names = sorted({c.framework.id for c in decode_rows})
     full = fallback is None or (len(decode_rows) >= MIN_GROUP_ROWS
                                 and len({c.source for c in rows}) >= MIN_SOURCES)
-    efficiency = fallback or DEFAULT_EFFICIENCY
+    efficiency = fallback or start or DEFAULT_EFFICIENCY
     steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
     for _ in range(ALTERNATIONS):
-        expert_column = 2 + len(names)   # the routed experts' ideal streaming time
-        columns: list[list[float]] = [[] for _ in range(3 + len(names))]
+        expert_column = 2 + len(names)   # the routed experts' ideal streaming time (GPU)
+        matmul_column = 3 + len(names)   # the routed experts' matmul instructions (NxD)
+        columns: list[list[float]] = [[] for _ in range(4 + len(names))]
         target: list[float] = []
         weights: list[float] = []
         for case in decode_rows:
@@ -471,16 +480,17 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
             for index, name in enumerate(names):
                 columns[2 + index].append(1.0 if case.framework.id == name else 0.0)
             columns[expert_column].append(roof.expert_stream_s)
+            columns[matmul_column].append(roof.expert_matmuls * serving.SECONDS_PER_NS)
             y = (case.tpot_s or 0.0) - roof.collective_bandwidth_s - interference
             target.append(y)
             weights.append(1.0 / (case.tpot_s or 1.0) ** 2)
         use_names = full and len(decode_rows) >= 2 + len(names) + 1
         use_hops = full and len(decode_rows) >= 3
         if full and len(decode_rows) >= 2:
-            use_experts = any(value > 0 for value in columns[expert_column])
+            expert_terms = [column for column in (expert_column, matmul_column)
+                            if any(value > 0 for value in columns[column])]
             chosen = [0] + ([1] if use_hops else []) + (
-                [2 + i for i in range(len(names))] if use_names else []) + (
-                [expert_column] if use_experts else [])
+                [2 + i for i in range(len(names))] if use_names else []) + expert_terms
             solution = weighted_nnls([columns[i] for i in chosen], target, weights)
             coefficient = dict(zip(chosen, solution, strict=True))
             if 0 < coefficient[0] < 1.0 and len(chosen) > 1:
@@ -493,6 +503,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
             inverse_eta = coefficient[0] if coefficient[0] > 0 else 1.0 / efficiency.decode_memory
             efficiency = replace(
                 efficiency, decode_expert_extra=_round(coefficient.get(expert_column, 0.0)),
+                decode_expert_matmul_ns=_round(coefficient.get(matmul_column, 0.0)),
                 decode_memory=_round(min(1.0, 1.0 / inverse_eta)),
                 collective_hop_latency_s=_round(coefficient.get(1,
                                                 efficiency.collective_hop_latency_s)))
@@ -503,7 +514,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 residuals = [
                     (t - columns[0][k] / efficiency.decode_memory
                      - columns[1][k] * efficiency.collective_hop_latency_s
-                     - columns[expert_column][k] * efficiency.decode_expert_extra, weights[k])
+                     - columns[expert_column][k] * efficiency.decode_expert_extra
+                     - columns[matmul_column][k] * efficiency.decode_expert_matmul_ns, weights[k])
                     for k, t in enumerate(target) if columns[2 + names.index(name)][k] == 1.0
                 ]
                 total = sum(w for _, w in residuals)
@@ -528,13 +540,13 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         prepared.append((modelled.prefill, steps.get(case.framework.id, 0.0),
                          (case.ttft_s or 0.0) - modelled.queue_wait_s, case.ttft_s or 1.0))
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
-            efficiency.prefill_half_tokens, efficiency.prefill_expert_s)
-    experts = [roof.expert_layers for roof, _, _, _ in prepared]
+            efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
+    experts = [roof.expert_block_gb for roof, _, _, _ in prepared]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
     for half in HALF_TOKENS_GRID:
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
-                            prefill_half_tokens=half, prefill_expert_s=0.0)
+                            prefill_half_tokens=half, prefill_expert_s_per_gb=0.0)
             predicted = [roof.time_s(trial, step) for roof, step, _, _ in prepared]
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
@@ -545,7 +557,7 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                 best = (error, eta, fixed, half, per_expert)
     return replace(efficiency, prefill_compute=_round(best[1]),
                    prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3],
-                   prefill_expert_s=_round(best[4]))
+                   prefill_expert_s_per_gb=_round(best[4]))
 
 
 def _fixed_terms(experts: list[float], residual: list[float],
@@ -591,7 +603,9 @@ def fit(rows: Sequence[Case] | None = None,
             if len([c for c in own if c.tpot_s]) < MIN_FRAMEWORK_ROWS or len(
                     {c.source for c in own}) < MIN_SOURCES:
                 continue
-            own_efficiency, own_steps = _fit_group(own, None, {})
+            # a framework's own set starts from its group's (η_mem stays there should the
+            # framework's rows not determine it)
+            own_efficiency, own_steps = _fit_group(own, None, {}, start=groups.get(group))
             framework_groups[(name, group)] = own_efficiency
             steps[(name, group)] = own_steps.get(name, 0.0)
             fitted_on[f"{name}/{group}"] = tuple(c.id for c in own)

@@ -79,7 +79,7 @@ POSITIVE_INTS = frozenset({
     "memory_pool_chips",
 })
 NON_NEGATIVE_INTS = frozenset({"experts", "active_experts"})
-BOOLS = frozenset({"gated_mlp", "tied_embeddings", "efa", "network_up_to"})
+BOOLS = frozenset({"gated_mlp", "tied_embeddings", "efa", "network_up_to", "single_bucket"})
 DATES = frozenset({"as_of", "accessed"})
 TEXTS = frozenset({"id", "name", "title", "url", "publisher", "kind", "vendor", "family", "chip",
                    "core", "instance", "model", "region", "unit", "abbr", "en", "ja", "es",

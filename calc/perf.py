@@ -26,7 +26,7 @@ from .serving import (  # noqa: F401  (re-exported for callers and tests)
     prefill_roofline,
 )
 from .specs import InstanceSpec, ModelSpec
-from .units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
+from .units import BYTES_PER_GB, SECONDS_PER_HOUR, TOKENS_PER_MILLION
 
 BAND_FIELDS = {"tpot_s": "decode", "ttft_s": "prefill", "output_tokens_per_s": "throughput"}
 
@@ -157,9 +157,14 @@ def perf(
     steps.add("padded_batch", "batch padded to the compiled batch", served.padded_batch, "")
     steps.add("padded_input_len", "prompt padded to the sequence bucket", served.padded_input_len,
               "tokens")
-    if model.experts:
+    if model.experts and instance.kind == "neuron":
+        steps.add("experts_touched_decode",
+                  "NxD: B·k ≥ E ? E : B·k",
+                  serving.nxd_experts_loaded(model.experts, model.active_experts,
+                                             served.padded_batch), "")
+    elif model.experts:
         steps.add("experts_touched_decode", "E · (1 − (1 − k/E)^B)", serving.experts_touched(
-            model.experts, model.active_experts, served.padded_batch), "experts")
+            model.experts, model.active_experts, served.padded_batch), "")
     prefill, decode = served.prefill, served.decode
     steps.add("prefill_compute_s", "(projections / P_dtype + attention / P_bf16) / (t · η_comp)",
               prefill.compute_s / efficiency.prefill_compute, "s")
@@ -172,8 +177,14 @@ def perf(
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")
     if model.experts:
-        steps.add("prefill_expert_s", "t_expert · Σ_MoE layers E · (1 − (1 − k/E)^tokens)",
-                  prefill.expert_layers * efficiency.prefill_expert_s, "s")
+        blocks, rows = serving.expert_blocks(model.experts, model.active_experts, prefill.tokens)
+        steps.add("prefill_expert_blocks",
+                  "min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) per MoE layer", blocks, "")
+        steps.add("prefill_expert_block_bytes",
+                  f"MoE layers · blocks · (expert bytes / t + {rows} · h · 2 B)",
+                  prefill.expert_block_gb * BYTES_PER_GB, "B")
+        steps.add("prefill_expert_s", "t_GB · expert-block GB",
+                  prefill.expert_block_gb * efficiency.prefill_expert_s_per_gb, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
     steps.add("prefill_s", "max(compute, memory) + collectives + fixed", served.prefill_s, "s")
     steps.add("decode_context", "bucket(s_in + s_out / 2)", served.padded_context, "tokens")
@@ -181,7 +192,14 @@ def perf(
               decode.memory_s / efficiency.decode_memory, "s")
     steps.add("decode_compute_s", "decode FLOPs / (t · P · η_comp)",
               decode.compute_s / efficiency.prefill_compute, "s")
-    if model.experts:
+    if model.experts and decode.expert_matmuls:
+        steps.add("decode_expert_matmuls",
+                  "MoE layers · experts · ⌈h/128⌉ · (⌈2f/t/128⌉ + ⌈f/t/128⌉)",
+                  decode.expert_matmuls, "")
+        steps.add("decode_expert_s", "t_mm · matmul instructions",
+                  decode.expert_matmuls * efficiency.decode_expert_matmul_ns
+                  * serving.SECONDS_PER_NS, "s")
+    elif model.experts:
         steps.add("decode_expert_s", "x_expert · routed-expert bytes / t / BW",
                   decode.expert_stream_s * efficiency.decode_expert_extra, "s")
     steps.add("decode_step_s", "max(memory, compute) + collectives + step cost", served.step_s,

@@ -17,15 +17,26 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
               + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip   (bandwidth term
                 grows with batch × hidden; omitted where the link bandwidth is not published)
 step time = max(memory_s / η_mem, compute_s / η_comp) + collectives + fixed
-            (+ in decode, x_expert · routed-expert bytes / t / BW_core: the routed experts' weights
-            stream slower than the dense ones; x_expert fitted, 0 where the MoE rows do not need it)
+            (+ in decode on GPU, x_expert · routed-expert bytes / t / BW_core: the routed experts'
+            weights stream slower than the dense ones; x_expert fitted, 0 where the MoE rows do not
+            need it; on Neuron, t_mm · the routed experts' matmul instructions per core: NxD loads
+            every expert when B·k ≥ E, else B·k experts, one per token and choice, and their small
+            matmuls cost per 128 × 128 instruction more than their bytes: t_mm fitted)
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
-per-request prefill latency of the hardware group, plus for an MoE model t_expert · Σ_MoE layers
-E_touched(prompt tokens) (a fitted latency per routed expert run per layer: the Neuron serving
-stacks' MoE prefills take several times what their FLOPs and bytes explain).
+per-request prefill latency of the hardware group, plus for an MoE model t_GB · G, the expert
+blocks' traffic G in GB at a fitted time per GB (the Neuron serving stacks' MoE prefills take
+several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
+modules/moe/expert_mlps_v2.py forward / forward_blockwise, model_utils.DEFAULT_BLOCK_SIZE = 512)
+prefills T tokens in N = min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) blocks of 512 token rows, each
+block one expert: the worst-case count, run whether the blocks are full or padding; with
+T·k < 512 every expert runs all T tokens (forward_all_experts). Per block it moves one expert's
+weight shard and its token rows: G = Σ_MoE layers N · (expert bytes / t + rows · h · 2 B) / 10⁹.
 
 Buckets: a framework with bucketing pads the batch to the compiled batch and sequence lengths to
-the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length).
+the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length);
+a deployment compiled with one sequence bucket (Workload.single_bucket) pads every prompt and the
+KV cache to the compiled length (e.g. optimum-neuron's NxD backend: enable_bucketing False by
+default, removed in huggingface/optimum-neuron 71aded3f "explicitly remove bucketing").
 Static batching: TTFT = prefill(batch); TPOT = step(batch); e2e = TTFT + (s_out − 1) · TPOT.
 Continuous batching at concurrency C (requests in flight, closed loop), of which
 B = min(C, compiled batch) run and the rest wait for a slot:
@@ -36,6 +47,7 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   TTFT = t_prefill + wait;  TPOT = (cycle − t_prefill − running wait) / (s_out − 1)
 """
 
+import math
 from dataclasses import dataclass
 
 from . import data, dtypes, kv, memory, model_shape
@@ -47,6 +59,9 @@ from .units import BYTES_PER_GB, BYTES_PER_GIB
 
 ALL_REDUCES_PER_LAYER = 2
 ACTIVATION_BYTES = 2  # all-reduced activations are 16-bit
+MOE_BLOCK_TOKENS = 512  # NxD blockwise MoE: token rows per block (model_utils.DEFAULT_BLOCK_SIZE)
+TILE = 128  # NeuronCore Tensor Engine: 128 × 128 stationary tile per matmul instruction
+SECONDS_PER_NS = 1e-9
 
 # hardware groups with their own calibrated constants (fitted in this order), and where a group
 # without enough measurements borrows from. Inf2 and Trn1 share NeuronCore-v2 and the same HBM
@@ -74,8 +89,9 @@ class Efficiency:
     collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
     prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
     prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
-    prefill_expert_s: float = 0.0     # prefill latency per routed expert run per MoE layer
+    prefill_expert_s_per_gb: float = 0.0  # prefill time per GB of MoE expert-block traffic
     decode_expert_extra: float = 0.0  # decode: extra time of routed-expert weights, × their ideal
+    decode_expert_matmul_ns: float = 0.0  # decode (NxD): ns per routed-expert matmul instruction
 
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
@@ -87,8 +103,9 @@ class Efficiency:
             collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
             prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
             prefill_half_tokens=optional_assumption(f"{prefix}prefill_half_tokens"),
-            prefill_expert_s=optional_assumption(f"{prefix}prefill_expert_s"),
+            prefill_expert_s_per_gb=optional_assumption(f"{prefix}prefill_expert_s_per_gb"),
             decode_expert_extra=optional_assumption(f"{prefix}decode_expert_extra"),
+            decode_expert_matmul_ns=optional_assumption(f"{prefix}decode_expert_matmul_ns"),
         )
 
 
@@ -189,6 +206,52 @@ def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: int) -> float:
     return float(model.moe_layers * touched * per_expert)
 
 
+def nxd_experts_loaded(experts: int, active: int, tokens: int) -> int:
+    """Routed experts an NxD token-generation step loads per MoE layer for `tokens` tokens
+    (neuronx-distributed modules/moe/expert_mlps_v2.py forward, DEFAULT_SELECTIVE_LOADING_THRESHOLD
+    = 1.0): T·k ≥ E runs every expert on every token (forward_all_experts); below it each token
+    loads its own k experts (forward_selective_loading: T·k loads, none shared)."""
+    if experts <= 0 or active <= 0:
+        return 0
+    return experts if tokens * active >= experts else tokens * active
+
+
+def expert_matmuls_per_core(model: ModelSpec, tp: int, loads: int) -> int:
+    """Matmul instructions the routed experts of one NxD decode step issue per core: each loaded
+    expert's gate/up (h × 2f/t) and down (f/t × h) projections in 128 × 128 tiles of the
+    NeuronCore's Tensor Engine, over every MoE layer: L_MoE · loads · ⌈h/128⌉ · (⌈2f/t/128⌉ +
+    ⌈f/t/128⌉)."""
+    if loads <= 0 or model.moe_layers <= 0:
+        return 0
+    width = model.expert_width / tp
+    tiles = -(-model.hidden // TILE) * (math.ceil(2 * width / TILE) + math.ceil(width / TILE))
+    return int(model.moe_layers * loads * tiles)
+
+
+def expert_blocks(experts: int, active: int, tokens: int) -> tuple[int, int]:
+    """(blocks, token rows per block) of an MoE prefill of `tokens` tokens (NxD): the worst-case
+    block count min(⌈(T·k − (E − 1)) / B⌉ + E − 1, T·k) at B = 512 rows; with T·k < B every expert
+    runs all T tokens (E blocks of T rows)."""
+    if experts <= 0 or active <= 0 or tokens <= 0:
+        return 0, 0
+    routed = tokens * active
+    if routed < MOE_BLOCK_TOKENS:
+        return experts, tokens
+    blocks = -(-(routed - (experts - 1)) // MOE_BLOCK_TOKENS) + experts - 1
+    return min(blocks, routed), MOE_BLOCK_TOKENS
+
+
+def expert_block_gb(model: ModelSpec, tp: int, dtype: str, tokens: int) -> float:
+    """GB the expert blocks of one prefill move per core: Σ over MoE layers of blocks × (one
+    expert's weight bytes / t + token rows × h × 2 B); 0 for a dense model."""
+    blocks, rows = expert_blocks(model.experts, model.active_experts, tokens)
+    if blocks == 0 or model.moe_layers <= 0:
+        return 0.0
+    per_expert = model_shape.bytes_per_expert(model, model_shape.weight_precision(model, dtype))
+    per_block = per_expert / tp + rows * model.hidden * ACTIVATION_BYTES
+    return model.moe_layers * blocks * per_block / BYTES_PER_GB
+
+
 def kv_read_bytes_per_core(model: ModelSpec, tp: int, kv_dtype: str, batch: int,
                            context: int) -> int:
     """KV bytes one core reads in a decode step: what it holds for `batch` sequences at
@@ -210,10 +273,14 @@ def attention_width(model: ModelSpec, tp: int) -> int:
     return (model.heads + memory.head_padding(model, tp)) * model.head_dim
 
 
-def seq_bucket(length: int, framework: Framework | None, compiled: int | None = None) -> int:
+def seq_bucket(length: int, framework: Framework | None, compiled: int | None = None,
+               single: bool = False) -> int:
     """The sequence length a compiled graph runs for `length` tokens: the next power-of-two
     bucket from the framework's minimum (capped at the compiled maximum `compiled` when that
-    covers the request); frameworks without bucketing run the length itself."""
+    covers the request); a deployment with one bucket (`single`) runs the compiled length;
+    frameworks without bucketing run the length itself."""
+    if single and compiled is not None and compiled >= length:
+        return compiled
     if framework is None or not framework.bucketing:
         return length
     bucket = max(1, framework.bucket_min_tokens)
@@ -252,8 +319,9 @@ class Roofline:
     collective_bandwidth_s: float = 0.0
     is_prefill: bool = False
     tokens: int = 0
-    expert_layers: float = 0.0   # Σ over MoE layers of the routed experts the step runs
-    expert_stream_s: float = 0.0  # decode: routed-expert bytes per core / peak bandwidth
+    expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
+    expert_stream_s: float = 0.0  # decode (GPU): routed-expert bytes per core / peak bandwidth
+    expert_matmuls: int = 0       # decode (NxD): routed-expert matmul instructions per core
 
     def compute_efficiency(self, efficiency: Efficiency) -> float:
         """η_comp, ramped for prefill: η · T / (T + T_half) (small prompts fill the matmul
@@ -265,9 +333,11 @@ class Roofline:
 
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
         fixed = step_fixed + (efficiency.prefill_fixed_latency_s
-                              + self.expert_layers * efficiency.prefill_expert_s
+                              + self.expert_block_gb * efficiency.prefill_expert_s_per_gb
                               if self.is_prefill else
-                              self.expert_stream_s * efficiency.decode_expert_extra)
+                              self.expert_stream_s * efficiency.decode_expert_extra
+                              + self.expert_matmuls * efficiency.decode_expert_matmul_ns
+                              * SECONDS_PER_NS)
         return (
             max(self.memory_s / efficiency.decode_memory,
                 self.compute_s / self.compute_efficiency(efficiency))
@@ -286,8 +356,18 @@ def decode_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, kv_dtype: str,
     batch: int, context: int,
 ) -> Roofline:
-    """One decode step of `batch` sequences (already padded) at KV length `context`."""
-    weights = streamed_weight_bytes(model, tp, dtype, batch) / tp
+    """One decode step of `batch` sequences (already padded) at KV length `context`. On Neuron
+    (NxD's MoE layer) the routed experts are loaded as nxd_experts_loaded says and their cost
+    beyond the bytes is per matmul instruction; on GPU E_touched experts stream, each once."""
+    expert_bytes = routed_expert_bytes(model, dtype, batch)
+    matmuls = 0
+    if instance.kind == "neuron" and expert_bytes > 0:
+        loads = nxd_experts_loaded(model.experts, model.active_experts, batch)
+        per_expert = model_shape.bytes_per_expert(model, model_shape.weight_precision(model, dtype))
+        expert_bytes = float(model.moe_layers * loads * per_expert)
+        matmuls = expert_matmuls_per_core(model, tp, loads)
+    weights = (streamed_weight_bytes(model, tp, dtype, batch)
+               - routed_expert_bytes(model, dtype, batch) + expert_bytes) / tp
     kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context)
     _, peak = peak_flops_per_core(instance, dtype)
     attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
@@ -297,8 +377,8 @@ def decode_roofline(
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
         collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, batch),
-        expert_stream_s=routed_expert_bytes(model, dtype, batch) / tp
-        / _bandwidth_per_core(instance),
+        expert_stream_s=0.0 if matmuls else expert_bytes / tp / _bandwidth_per_core(instance),
+        expert_matmuls=matmuls,
     )
 
 
@@ -320,8 +400,7 @@ def prefill_roofline(
         collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens),
         is_prefill=True,
         tokens=tokens,
-        expert_layers=model.moe_layers * experts_touched(model.experts, model.active_experts,
-                                                         tokens),
+        expert_block_gb=expert_block_gb(model, tp, dtype, tokens),
     )
 
 
@@ -334,6 +413,7 @@ class Workload:
     output_len: int
     compiled_batch: int | None = None
     compiled_seq_len: int | None = None
+    single_bucket: bool = False     # one sequence bucket: prompts and KV at the compiled length
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,8 +443,10 @@ def serve(
     if framework.batching == "continuous" and limit is not None:
         active = min(work.batch, limit)
     padded_batch = batch_bucket(active, framework, work.compiled_batch)
-    padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len)
-    context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len)
+    padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len,
+                              work.single_bucket)
+    context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len,
+                         work.single_bucket)
     decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
                              batch=padded_batch, context=context)
     step = decode.time_s(efficiency, step_fixed)

@@ -54,6 +54,8 @@ ASSUMPTION_UNITS: dict[str, str] = {
     "TFLOPS": "tflops",  # trust (issue 9): peak proxies
     "tokens": "tokens",  # perf (issue 15): prefill_half_tokens
     "ratio": "times",  # perf (issue 15): decode_expert_extra (a multiple, may exceed 1)
+    "s/GB": "s_per_gb",  # perf (issue 15): prefill_expert_s_per_gb
+    "ns": "ns",  # perf (issue 15): decode_expert_matmul_ns
 }
 
 

@@ -55,7 +55,7 @@ def test_fit_is_physical() -> None:
         assert 0 < efficiency.prefill_compute <= 1
         assert efficiency.collective_hop_latency_s >= 0
         assert efficiency.prefill_fixed_latency_s >= 0
-        assert efficiency.prefill_expert_s >= 0
+        assert efficiency.prefill_expert_s_per_gb >= 0
         assert efficiency.decode_expert_extra >= 0
     assert all(value >= 0 for value in fitted.steps.values())
     assert all(0 < value <= 1 for value in fitted.training.values())

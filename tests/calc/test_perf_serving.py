@@ -141,34 +141,65 @@ def test_ttft_at_batch_1_is_not_free() -> None:
     assert result["ttft_s"] > 0.001
 
 
-def test_moe_prefill_pays_a_latency_per_routed_expert_and_layer() -> None:
-    # E = 8, k = 2, 16 layers of which 4 dense: 12 MoE layers
+def test_nxd_moe_prefill_block_counts() -> None:
+    # neuronx-distributed forward_blockwise: N = min(ceil((T·k − (E − 1)) / 512) + E − 1, T·k)
+    assert serving.expert_blocks(128, 8, 4096) == (191, 512)     # Qwen3-30B-A3B / 235B-A22B
+    assert serving.expert_blocks(16, 1, 4096) == (23, 512)       # Llama-4-Scout
+    assert serving.expert_blocks(128, 1, 4096) == (135, 512)     # Llama-4-Maverick
+    assert serving.expert_blocks(128, 8, 2048) == (159, 512)     # 16,257 / 512 → 32, + 127
+    assert serving.expert_blocks(8, 2, 64) == (8, 64)            # T·k < 512: all experts, all T
+    assert serving.expert_blocks(0, 0, 4096) == (0, 0)           # dense
+
+
+def test_moe_prefill_pays_for_the_data_its_expert_blocks_move() -> None:
+    # E = 8, k = 2, 16 layers of which 4 dense: 12 MoE layers; experts of 3 · 2048 · 1024 bf16
+    # weights (12 MiB), an eighth of each per core at t = 8; token rows of 2048 · 2 bytes
     moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
                           expert_intermediate=1024, active_params=400_000_000)
     instance = data.instance("trn1.32xlarge")
+    weights_per_core = 3 * 2048 * 1024 * 2 // 8                   # 1,572,864 B
     one = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=1)
-    assert one.expert_layers == pytest.approx(12 * 2)          # one token runs its k experts
-    long = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
-    assert long.expert_layers == pytest.approx(12 * 8 * (1 - 0.75**64))   # ~all 8, 12 layers
-    with_experts = replace(EFFICIENCY, prefill_expert_s=0.002)
-    # + 12 · 2 · 2 ms for one token, + ~12 · 8 · 2 ms for 64 tokens, on top of the same roofline
-    assert one.time_s(with_experts) - one.time_s(EFFICIENCY) == pytest.approx(0.048)
+    # T·k = 2 < 512: every expert runs the one token: 8 blocks of 1 row per MoE layer
+    assert one.expert_block_gb == pytest.approx(12 * 8 * (weights_per_core + 1 * 4096) / 1e9)
+    long = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=4096)
+    # T·k = 8,192: ceil(8,185 / 512) + 7 = 23 blocks of 512 rows per MoE layer
+    assert long.expert_block_gb == pytest.approx(12 * 23 * (weights_per_core + 512 * 4096) / 1e9)
+    assert long.expert_block_gb == pytest.approx(1.012924416)
+    with_experts = replace(EFFICIENCY, prefill_expert_s_per_gb=0.05)
+    # 0.05 s per GB on top of the same roofline
+    assert one.time_s(with_experts) - one.time_s(EFFICIENCY) == pytest.approx(
+        0.05 * one.expert_block_gb)
     assert long.time_s(with_experts) - long.time_s(EFFICIENCY) == pytest.approx(
-        0.002 * 12 * 8 * (1 - 0.75**64))
+        0.05 * 1.012924416)
     decode = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16",
                                      batch=64, context=128)
     assert decode.time_s(with_experts) == decode.time_s(EFFICIENCY)   # prefill only
     dense = serving.prefill_roofline(synthetic_model(), instance, tp=8, dtype="bf16", batch=1,
                                      input_len=64)
-    assert dense.expert_layers == 0.0
+    assert dense.expert_block_gb == 0.0
     assert dense.time_s(with_experts) == dense.time_s(EFFICIENCY)
 
 
-def test_moe_decode_adds_a_share_of_the_routed_experts_streaming_time() -> None:
+def test_a_single_bucket_server_pads_prompts_and_kv_to_its_compiled_length() -> None:
+    vllm = frameworks.get("vllm-neuron")
+    assert serving.seq_bucket(1500, vllm, 4096) == 2048              # power-of-two buckets
+    assert serving.seq_bucket(1500, vllm, 4096, single=True) == 4096
+    model, instance = data.model("llama-3.1-8b"), data.instance("trn2.48xlarge")
+    work = serving.Workload(1, 1500, 250, 32, 4096)
+    bucketed = serving.serve(model, instance, vllm, EFFICIENCY, 0.0, tp=4, dtype="bf16",
+                             kv_dtype="bf16", work=work)
+    single = serving.serve(model, instance, vllm, EFFICIENCY, 0.0, tp=4, dtype="bf16",
+                           kv_dtype="bf16", work=replace(work, single_bucket=True))
+    assert (bucketed.padded_input_len, bucketed.padded_context) == (2048, 2048)
+    assert (single.padded_input_len, single.padded_context) == (4096, 4096)
+    assert single.prefill_s > bucketed.prefill_s
+
+
+def test_moe_decode_on_gpu_adds_a_share_of_the_routed_experts_streaming_time() -> None:
     # E = 8, k = 2, 12 MoE layers, experts of 3 · 2048 · 1024 bf16 weights (12 MiB each)
     moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
                           expert_intermediate=1024, active_params=400_000_000)
-    instance = data.instance("trn1.32xlarge")
+    instance = data.instance("p5.48xlarge")
     per_expert = 3 * 2048 * 1024 * 2
     assert serving.routed_expert_bytes(moe, "bf16", 1) == pytest.approx(12 * 2 * per_expert)
     assert serving.routed_expert_bytes(moe, "bf16", 64) == pytest.approx(
@@ -178,6 +209,7 @@ def test_moe_decode_adds_a_share_of_the_routed_experts_streaming_time() -> None:
     one = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16", batch=1,
                                   context=128)
     assert one.expert_stream_s == pytest.approx(12 * 2 * per_expert / 8 / bandwidth)
+    assert one.expert_matmuls == 0
     slower = replace(EFFICIENCY, decode_expert_extra=3.0)
     # x = 3: the step takes 3 × the experts' ideal streaming time more
     assert one.time_s(slower) - one.time_s(EFFICIENCY) == pytest.approx(3 * one.expert_stream_s)
@@ -188,25 +220,60 @@ def test_moe_decode_adds_a_share_of_the_routed_experts_streaming_time() -> None:
     assert dense.expert_stream_s == 0.0 and dense.time_s(slower) == dense.time_s(EFFICIENCY)
 
 
+def test_moe_decode_on_neuron_loads_experts_as_nxd_does_and_pays_per_matmul() -> None:
+    # NxD: B·k ≥ E → every expert (forward_all_experts), else B·k, one per token and choice
+    assert serving.nxd_experts_loaded(8, 2, 1) == 2
+    assert serving.nxd_experts_loaded(8, 2, 3) == 6                  # 6 loads, no sharing
+    assert serving.nxd_experts_loaded(8, 2, 4) == 8                  # B·k = E: all experts
+    assert serving.nxd_experts_loaded(128, 8, 16) == 128             # Qwen3-30B-A3B at batch 16
+    assert serving.nxd_experts_loaded(128, 1, 8) == 8                # Llama-4-Maverick, batch 8
+    moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
+                          expert_intermediate=1024, active_params=400_000_000)
+    instance = data.instance("trn1.32xlarge")
+    # per loaded expert at t = 8: ⌈2048/128⌉ · (⌈256/128⌉ + ⌈128/128⌉) = 16 · 3 = 48 tiles
+    assert serving.expert_matmuls_per_core(moe, 8, 2) == 12 * 2 * 48
+    one = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16", batch=1,
+                                  context=128)
+    full = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16", batch=4,
+                                   context=128)
+    assert (one.expert_matmuls, full.expert_matmuls) == (1152, 4608)
+    assert one.expert_stream_s == 0.0
+    per_expert = 3 * 2048 * 1024 * 2
+    # batch 4 streams all 8 experts of each MoE layer (uniform routing would expect 5.5)
+    grown = full.memory_s - one.memory_s
+    kv_grown = (serving.kv_read_bytes_per_core(moe, 8, "bf16", 4, 128)
+                - serving.kv_read_bytes_per_core(moe, 8, "bf16", 1, 128))
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    assert grown == pytest.approx((12 * 6 * per_expert / 8 + kv_grown) / bandwidth)
+    per_matmul = replace(EFFICIENCY, decode_expert_matmul_ns=50.0)
+    assert one.time_s(per_matmul) - one.time_s(EFFICIENCY) == pytest.approx(1152 * 50e-9)
+    prefill = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
+    assert prefill.time_s(per_matmul) == prefill.time_s(EFFICIENCY)   # decode only
+
+
 def test_moe_prefill_expert_term_is_in_the_derivation() -> None:
     moe = run("perf", model="qwen3-30b-a3b", instance="trn2.48xlarge", batch=1,
               input_len=1500, output_len=250, tp=4, framework="vllm-neuron")
     steps = {s["key"]: s["value"] for s in moe["derivation"]}
-    per_expert = data.assumption_value("vllm_neuron_trainium2_prefill_expert_s")
+    per_gb = data.assumption_value("vllm_neuron_trainium2_prefill_expert_s_per_gb")
     model = data.model("qwen3-30b-a3b")
-    expected = per_expert * model.moe_layers * serving.experts_touched(
-        model.experts, model.active_experts, 2048)            # 1,500 tokens → the 2,048 bucket
+    assert steps["prefill_expert_blocks"] == 159                # 1,500 tokens → the 2,048 bucket
+    gb = serving.expert_block_gb(model, 4, "bf16", 2048)
+    assert steps["prefill_expert_block_bytes"] == pytest.approx(gb * 1e9)
+    expected = per_gb * gb
     assert steps["prefill_expert_s"] == pytest.approx(expected)
     assert expected > 0.5                                        # seconds: it dominates TTFT
     assert moe["ttft_s"] > expected
     dense = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", batch=1,
                 input_len=1500, output_len=250, tp=4, framework="vllm-neuron")
     assert "prefill_expert_s" not in {s["key"] for s in dense["derivation"]}
-    x_expert = data.assumption_value("vllm_neuron_trainium2_decode_expert_extra")
-    decode = serving.decode_roofline(model, data.instance("trn2.48xlarge"), tp=4, dtype="bf16",
-                                     kv_dtype="bf16", batch=moe["padded_batch"],
-                                     context=steps["decode_context"])
-    assert steps["decode_expert_s"] == pytest.approx(x_expert * decode.expert_stream_s)
+    t_mm = data.assumption_value("vllm_neuron_trainium2_decode_expert_matmul_ns")
+    assert t_mm > 0
+    loads = serving.nxd_experts_loaded(128, 8, moe["padded_batch"])
+    assert steps["experts_touched_decode"] == loads
+    assert steps["decode_expert_matmuls"] == serving.expert_matmuls_per_core(model, 4, loads)
+    assert steps["decode_expert_s"] == pytest.approx(
+        t_mm * 1e-9 * steps["decode_expert_matmuls"])
     assert "decode_expert_s" not in {s["key"] for s in dense["derivation"]}
 
 
