@@ -176,7 +176,7 @@ def perf(
               + prefill.collective_bandwidth_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")
-    if model.experts:
+    if model.experts and instance.kind == "neuron":
         blocks, rows = serving.expert_blocks(model.experts, model.active_experts, prefill.tokens)
         steps.add("prefill_expert_blocks",
                   "min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) per MoE layer", blocks, "")

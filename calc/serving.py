@@ -400,7 +400,8 @@ def prefill_roofline(
         collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens),
         is_prefill=True,
         tokens=tokens,
-        expert_block_gb=expert_block_gb(model, tp, dtype, tokens),
+        expert_block_gb=expert_block_gb(model, tp, dtype, tokens)
+        if instance.kind == "neuron" else 0.0,   # NxD's blockwise MoE: Neuron only
     )
 
 

@@ -215,9 +215,14 @@ def test_moe_decode_on_gpu_adds_a_share_of_the_routed_experts_streaming_time() -
     assert one.time_s(slower) - one.time_s(EFFICIENCY) == pytest.approx(3 * one.expert_stream_s)
     prefill = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
     assert prefill.time_s(slower) == prefill.time_s(EFFICIENCY)       # decode only
+    assert prefill.expert_block_gb == 0.0        # NxD's blockwise MoE prefill is Neuron's only
     dense = serving.decode_roofline(synthetic_model(), instance, tp=8, dtype="bf16",
                                     kv_dtype="bf16", batch=1, context=128)
     assert dense.expert_stream_s == 0.0 and dense.time_s(slower) == dense.time_s(EFFICIENCY)
+    gpu = run("perf", model="mixtral-8x7b", instance="p5.48xlarge", batch=8, input_len=512,
+              output_len=64, tp=2)
+    keys = {step["key"] for step in gpu["derivation"]}
+    assert "decode_expert_s" in keys and "prefill_expert_blocks" not in keys
 
 
 def test_moe_decode_on_neuron_loads_experts_as_nxd_does_and_pays_per_matmul() -> None:
