@@ -15,10 +15,10 @@ fit(rows) per hardware group (serving.GROUPS), in two alternations:
      experts' matmul instructions per core, serving.expert_matmuls_per_core); both 0 for dense
      rows; s_f = the framework's per-step fixed cost in this group;
   2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed
-     + t_expert · X + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
-     X = Σ_MoE layers E_touched(T) (the routed experts the prefill runs; 0 for a dense model);
-     for each (η_comp, T_half) on a grid the best t_fixed, t_expert ≥ 0 are a weighted
-     non-negative least squares.
+     + t_GB · G + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
+     G = the GB an MoE prefill's expert blocks move (serving.expert_block_gb, NxD's blockwise
+     MoE, Neuron only; 0 for a dense model and on GPU); for each (η_comp, T_half) on a grid the
+     best t_fixed, t_GB ≥ 0 are a weighted non-negative least squares.
   A group with fewer than MIN_GROUP_ROWS decode rows borrows the constants of its fallback group
   (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (mean residual).
 Training rows (kind = "training"): efficiency per framework and group = median of achieved
@@ -130,6 +130,7 @@ class Case:
     request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
     replica_loads: tuple[int, ...] = ()  # closed loop over replicas: requests on each busy one
     single_bucket: bool = False   # the server compiled one sequence bucket (its seq_bucket)
+    evenly_spaced_rate_per_s: float | None = None  # open loop, constant arrivals (per replica)
 
     @property
     def group(self) -> str:
@@ -142,7 +143,7 @@ class Case:
     @property
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
-                        self.compiled_seq_len, self.single_bucket)
+                        self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -284,6 +285,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
                 replica_loads=loads,
                 single_bucket=raw.get("single_bucket") is True,
+                evenly_spaced_rate_per_s=rate / replicas if rate is not None and not concurrency
+                and raw.get("arrivals") == "evenly-spaced" else None,
             )
         )
     return found
@@ -562,8 +565,9 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
 
 def _fixed_terms(experts: list[float], residual: list[float],
                  weights: list[float]) -> tuple[float, float]:
-    """(t_fixed, t_expert) >= 0 that best explain the prefill residuals (weighted); without
-    mixture-of-experts rows t_expert is 0 and t_fixed the weighted mean (closed form)."""
+    """(t_fixed, t_GB) >= 0 that best explain the prefill residuals (weighted; `experts` = each
+    row's expert-block GB); without mixture-of-experts rows t_GB is 0 and t_fixed the weighted
+    mean (closed form)."""
     if any(value > 0 for value in experts):
         fixed, per_expert = weighted_nnls([[1.0] * len(experts), experts], residual, weights)
         return fixed, per_expert

@@ -69,6 +69,7 @@ CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("price", "kind"): frozenset({"on-demand", "ri-effective", "capacity-block"}),
     ("model", "architecture"): frozenset({"decoder", "encoder"}),
     ("measurement", "use"): frozenset({"calibration", "validation", "reference"}),
+    ("measurement", "arrivals"): frozenset({"evenly-spaced"}),
 }
 
 POSITIVE_INTS = frozenset({

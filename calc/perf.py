@@ -26,7 +26,7 @@ from .serving import (  # noqa: F401  (re-exported for callers and tests)
     prefill_roofline,
 )
 from .specs import InstanceSpec, ModelSpec
-from .units import BYTES_PER_GB, SECONDS_PER_HOUR, TOKENS_PER_MILLION
+from .units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
 
 BAND_FIELDS = {"tpot_s": "decode", "ttft_s": "prefill", "output_tokens_per_s": "throughput"}
 
@@ -180,9 +180,9 @@ def perf(
         blocks, rows = serving.expert_blocks(model.experts, model.active_experts, prefill.tokens)
         steps.add("prefill_expert_blocks",
                   "min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) per MoE layer", blocks, "")
-        steps.add("prefill_expert_block_bytes",
-                  f"MoE layers · blocks · (expert bytes / t + {rows} · h · 2 B)",
-                  prefill.expert_block_gb * BYTES_PER_GB, "B")
+        steps.add("prefill_expert_block_gb",
+                  f"MoE layers · blocks · (expert bytes / t + {rows} · h · 2 B) / 10⁹",
+                  prefill.expert_block_gb, "GB")
         steps.add("prefill_expert_s", "t_GB · expert-block GB",
                   prefill.expert_block_gb * efficiency.prefill_expert_s_per_gb, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")

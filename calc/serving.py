@@ -4,11 +4,12 @@ and the calibration (see /docs guide "How the calculators work").
 Ideal (efficiency 1) terms of one step on one replica of t cores:
   memory_s    = (weight bytes streamed / t + KV bytes read per core) / BW_core
                 weights streamed = every weight outside the routed experts at its own storage
-                dtype + moe_layers × E_touched × bytes per expert (experts at their own
+                dtype + moe_layers × experts read × bytes per expert (experts at their own
                 precision, e.g. MXFP4); KV read = calc.kv.per_core_bytes (MLA latent, sliding
-                windows capped), with
+                windows capped); experts read = on GPU and in prefill
                 E_touched = E × (1 − (1 − k/E)^tokens) per layer (uniform routing; tokens = padded
-                batch in decode, padded batch × padded prompt in prefill)
+                batch in decode, padded batch × padded prompt in prefill), in a Neuron decode step
+                as NxD loads them (nxd_experts_loaded: E when B·k ≥ E, else B·k)
   compute_s   = projections 2 · N_active · tokens / (t · P_matmul dtype)
               + attention FLOPs / (t · P_bf16)   (attention FLOPs = 4 · Σ_layers
                 min(context, window) · width · tokens; precision per phase: only the
@@ -45,6 +46,8 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   wait  = (B − 1)/B · (t_step / 2 + ρ/(1 − ρ) · t_prefill / 2)   (the running step, then queued
           prefills; first order)  +  (C − B) · cycle / B   (waiting for a slot)
   TTFT = t_prefill + wait;  TPOT = (cycle − t_prefill − running wait) / (s_out − 1)
+  open loop with evenly spaced arrivals (Workload.evenly_spaced_rate_per_s; C from Little's law):
+  wait = t_step / 2 (no queued prefills: each ends before the next arrival), the cycle as above
 """
 
 import math
@@ -62,6 +65,7 @@ ACTIVATION_BYTES = 2  # all-reduced activations are 16-bit
 MOE_BLOCK_TOKENS = 512  # NxD blockwise MoE: token rows per block (model_utils.DEFAULT_BLOCK_SIZE)
 TILE = 128  # NeuronCore Tensor Engine: 128 × 128 stationary tile per matmul instruction
 SECONDS_PER_NS = 1e-9
+MAX_PREFILL_SHARE = 0.95   # open loop: beyond it the queue grows without bound
 
 # hardware groups with their own calibrated constants (fitted in this order), and where a group
 # without enough measurements borrows from. Inf2 and Trn1 share NeuronCore-v2 and the same HBM
@@ -218,23 +222,27 @@ def nxd_experts_loaded(experts: int, active: int, tokens: int) -> int:
 
 def expert_matmuls_per_core(model: ModelSpec, tp: int, loads: int) -> int:
     """Matmul instructions the routed experts of one NxD decode step issue per core: each loaded
-    expert's gate/up (h × 2f/t) and down (f/t × h) projections in 128 × 128 tiles of the
-    NeuronCore's Tensor Engine, over every MoE layer: L_MoE · loads · ⌈h/128⌉ · (⌈2f/t/128⌉ +
-    ⌈f/t/128⌉)."""
+    expert's gate/up (h × 2f/t; h × f/t without a gate) and down (f/t × h) projections in
+    128 × 128 tiles of the NeuronCore's Tensor Engine, over every MoE layer:
+    L_MoE · loads · ⌈h/128⌉ · (⌈2f/t/128⌉ + ⌈f/t/128⌉)."""
     if loads <= 0 or model.moe_layers <= 0:
         return 0
     width = model.expert_width / tp
-    tiles = -(-model.hidden // TILE) * (math.ceil(2 * width / TILE) + math.ceil(width / TILE))
+    up = model_shape.mlp_matrices(model) - 1          # gate and up (gated MLP) or up alone
+    tiles = -(-model.hidden // TILE) * (math.ceil(up * width / TILE) + math.ceil(width / TILE))
     return int(model.moe_layers * loads * tiles)
 
 
 def expert_blocks(experts: int, active: int, tokens: int) -> tuple[int, int]:
     """(blocks, token rows per block) of an MoE prefill of `tokens` tokens (NxD): the worst-case
     block count min(⌈(T·k − (E − 1)) / B⌉ + E − 1, T·k) at B = 512 rows; with T·k < B every expert
-    runs all T tokens (E blocks of T rows)."""
+    runs all T tokens (E blocks of T rows); with T·k < E each token loads its own k experts
+    (T·k blocks of one row: forward_selective_loading)."""
     if experts <= 0 or active <= 0 or tokens <= 0:
         return 0, 0
     routed = tokens * active
+    if routed < experts:          # selective loading: each token loads its own k experts
+        return routed, 1
     if routed < MOE_BLOCK_TOKENS:
         return experts, tokens
     blocks = -(-(routed - (experts - 1)) // MOE_BLOCK_TOKENS) + experts - 1
@@ -415,6 +423,7 @@ class Workload:
     compiled_batch: int | None = None
     compiled_seq_len: int | None = None
     single_bucket: bool = False     # one sequence bucket: prompts and KV at the compiled length
+    evenly_spaced_rate_per_s: float | None = None  # open loop at a constant arrival rate
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +474,12 @@ def serve(
         tpot = (cycle - prefill_s - wait) / (out - 1) if out > 1 else step
         e2e = cycle + slot_wait
         wait += slot_wait
+        if work.evenly_spaced_rate_per_s is not None and out > 1:
+            # open loop, evenly spaced arrivals (a constant rate): a new request waits for the
+            # running step only, not for queued prefills (the previous arrival's prefill ended
+            # 1/rate earlier while rate · t_prefill < 1); the decode cycle stays as above
+            ttft = prefill_s + step / 2
+            wait = step / 2
     else:
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
                                    input_len=padded_input)

@@ -4,7 +4,8 @@ Spellings live in one place, data/i18n/<lang>/site.toml [unit] (one key per unit
 per language); this module only says which key a calc unit scales to and how a number and its
 label are joined (a no-break space, none before a "/rate" label: "627/s", "$2.10/h").
 calc units (derivation steps, result fields): B, B/s, FLOP, FLOP/s, s, h, tokens, tokens/s,
-cores, heads, USD, USD/h, fraction, "" (a count), bool, text.
+cores, heads, GB (decimal, where a constant is per 10^9 B), USD, USD/h, fraction, "" (a count),
+bool, text.
 """
 
 from functools import lru_cache
@@ -34,6 +35,7 @@ PLAIN: dict[str, str] = {
     "cores": "cores",
     "heads": "heads",
     "requests/s": "requests_per_s",
+    "GB": "gb",   # decimal gigabytes (10^9 B) where a fitted constant is per GB
 }
 SCALED_DECIMALS = 2
 RATE_DECIMALS = 1

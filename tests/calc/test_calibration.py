@@ -56,6 +56,7 @@ def test_fit_is_physical() -> None:
         assert efficiency.collective_hop_latency_s >= 0
         assert efficiency.prefill_fixed_latency_s >= 0
         assert efficiency.prefill_expert_s_per_gb >= 0
+        assert efficiency.decode_expert_matmul_ns >= 0
         assert efficiency.decode_expert_extra >= 0
     assert all(value >= 0 for value in fitted.steps.values())
     assert all(0 < value <= 1 for value in fitted.training.values())
@@ -190,3 +191,17 @@ def test_closed_loop_requests_spread_over_replicas() -> None:
     even = next(c for c in calibration.cases()
                 if c.id == "inf2-tgi-mistral-7b-instruct-v0.2-tp8-dp3-cb32-c1-1500-245-2024-04-12")
     assert even.replica_loads == (1,)
+
+
+def test_measurement_fields_reach_the_serving_model() -> None:
+    """single_bucket (optimum-neuron's NxD backend) and evenly spaced arrivals (guidellm's
+    sweep) are read from data/measurements.toml into the case and its workload."""
+    by_id = {c.id: c for c in calibration.cases()}
+    sync = by_id["trn2-vllm-neuron-qwen3-32b-tp4-cb2-sync-1500-250"]
+    assert sync.single_bucket and sync.work.single_bucket and sync.compiled_seq_len == 4096
+    assert sync.evenly_spaced_rate_per_s is None
+    rate = by_id["trn2-vllm-neuron-qwen3-32b-tp4-cb2-rate0.11-1500-250"]
+    assert rate.evenly_spaced_rate_per_s == pytest.approx(0.11)
+    assert rate.work.evenly_spaced_rate_per_s == pytest.approx(0.11)
+    tnx = by_id["inf2-codellama-13b-tp24-b1-128-3968"]
+    assert not tnx.single_bucket and tnx.evenly_spaced_rate_per_s is None
