@@ -469,22 +469,29 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
         columns: list[list[float]] = [[] for _ in range(4 + len(names))]
         target: list[float] = []
         weights: list[float] = []
+        scale = efficiency.decode_memory / efficiency.prefill_compute
         for case in decode_rows:
             case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
             step_now = steps.get(case.framework.id, 0.0)
-            modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
-                                     step_now, tp=case.tp, dtype=case.dtype,
-                                     kv_dtype=case.kv_dtype, work=case.work)
-            roof = modelled.decode
-            interference = modelled.tpot_s - modelled.step_s
-            scale = efficiency.decode_memory / efficiency.prefill_compute
-            columns[0].append(max(roof.memory_s, roof.compute_s * scale))
-            columns[1].append(float(roof.collective_hops))
+            # a row spread over replicas: its TPOT is the mean over the requests (estimate())
+            row = [0.0] * len(columns)
+            bandwidth_s = interference = 0.0
+            for share, part in _load_mix(case):
+                modelled = serving.serve(part.model, part.instance, part.framework, efficiency,
+                                         step_now, tp=part.tp, dtype=part.dtype,
+                                         kv_dtype=part.kv_dtype, work=part.work)
+                roof = modelled.decode
+                interference += share * (modelled.tpot_s - modelled.step_s)
+                bandwidth_s += share * roof.collective_bandwidth_s
+                row[0] += share * max(roof.memory_s, roof.compute_s * scale)
+                row[1] += share * roof.collective_hops
+                row[expert_column] += share * roof.expert_stream_s
+                row[matmul_column] += share * roof.expert_matmuls * serving.SECONDS_PER_NS
             for index, name in enumerate(names):
-                columns[2 + index].append(1.0 if case.framework.id == name else 0.0)
-            columns[expert_column].append(roof.expert_stream_s)
-            columns[matmul_column].append(roof.expert_matmuls * serving.SECONDS_PER_NS)
-            y = (case.tpot_s or 0.0) - roof.collective_bandwidth_s - interference
+                row[2 + index] = 1.0 if case.framework.id == name else 0.0
+            for index, value in enumerate(row):
+                columns[index].append(value)
+            y = (case.tpot_s or 0.0) - bandwidth_s - interference
             target.append(y)
             weights.append(1.0 / (case.tpot_s or 1.0) ** 2)
         use_names = full and len(decode_rows) >= 2 + len(names) + 1
@@ -529,6 +536,16 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
     return efficiency, steps
 
 
+def _load_mix(case: Case) -> list[tuple[float, Case]]:
+    """(share of the requests, the case at that per-replica load) — one part unless a closed
+    loop is spread unevenly over replicas (replica_loads), as estimate() scores it."""
+    if len(set(case.replica_loads)) <= 1:
+        return [(1.0, case)]
+    total = sum(case.replica_loads)
+    return [(load / total, replace(case, batch=load, replica_loads=()))
+            for load in case.replica_loads]
+
+
 def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                  steps: Mapping[str, float]) -> Efficiency:
     prefill_rows = [c for c in rows if c.ttft_s is not None]
@@ -537,11 +554,15 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     prepared = []
     for case in prefill_rows:
         case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
-        modelled = serving.serve(case.model, case.instance, case.framework, efficiency,
-                                 steps.get(case.framework.id, 0.0), tp=case.tp, dtype=case.dtype,
-                                 kv_dtype=case.kv_dtype, work=case.work)
+        wait = 0.0
+        for share, part in _load_mix(case):
+            modelled = serving.serve(part.model, part.instance, part.framework, efficiency,
+                                     steps.get(part.framework.id, 0.0), tp=part.tp,
+                                     dtype=part.dtype, kv_dtype=part.kv_dtype, work=part.work)
+            wait += share * modelled.queue_wait_s
+        # one prefill per request: the same roofline whatever the replica's load
         prepared.append((modelled.prefill, steps.get(case.framework.id, 0.0),
-                         (case.ttft_s or 0.0) - modelled.queue_wait_s, case.ttft_s or 1.0))
+                         (case.ttft_s or 0.0) - wait, case.ttft_s or 1.0))
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
     experts = [roof.expert_block_gb for roof, _, _, _ in prepared]
