@@ -65,7 +65,6 @@ ACTIVATION_BYTES = 2  # all-reduced activations are 16-bit
 MOE_BLOCK_TOKENS = 512  # NxD blockwise MoE: token rows per block (model_utils.DEFAULT_BLOCK_SIZE)
 TILE = 128  # NeuronCore Tensor Engine: 128 × 128 stationary tile per matmul instruction
 SECONDS_PER_NS = 1e-9
-MAX_PREFILL_SHARE = 0.95   # open loop: beyond it the queue grows without bound
 
 # hardware groups with their own calibrated constants (fitted in this order), and where a group
 # without enough measurements borrows from. Inf2 and Trn1 share NeuronCore-v2 and the same HBM
