@@ -190,6 +190,7 @@ sys.path.insert(0, str(ROOT))
 
 from calc import calibration, calibration_cv, serving, training_speed  # noqa: E402
 from calc.calibration import Constants  # noqa: E402
+from calc.serving import Efficiency  # noqa: E402
 
 ASSUMPTIONS = ROOT / "data" / "assumptions.toml"
 CALIBRATION = ROOT / "data" / "calibration.toml"
@@ -202,26 +203,17 @@ def _pct(value: float | None) -> str:
     return "   n/a" if value is None else f"{value * 100:5.1f}%"
 
 
+def _constants_text(eff: Efficiency) -> str:
+    return " ".join(f"{name}={value:g}"
+                    for name, value in zip(calibration.FITTED_IDS, eff.fitted_values(), strict=True))
+
+
 def report_lines(constants: Constants, points: list[calibration_cv.Point]) -> list[str]:
     lines = []
     for group, eff in sorted(constants.groups.items()):
-        lines.append(f"{group}: decode_memory_efficiency={eff.decode_memory:g} "
-                     f"collective_hop_latency_s={eff.collective_hop_latency_s:g} "
-                     f"prefill_compute_efficiency={eff.prefill_compute:g} "
-                     f"prefill_fixed_latency_s={eff.prefill_fixed_latency_s:g} "
-                     f"prefill_half_tokens={eff.prefill_half_tokens:g} "
-                     f"prefill_expert_s_per_gb={eff.prefill_expert_s_per_gb:g} "
-                     f"decode_expert_extra={eff.decode_expert_extra:g} "
-                     f"decode_expert_matmul_ns={eff.decode_expert_matmul_ns:g}")
+        lines.append(f"{group}: {_constants_text(eff)}")
     for (framework, group), eff in sorted(constants.framework_groups.items()):
-        lines.append(f"{framework} on {group}: decode_memory_efficiency={eff.decode_memory:g} "
-                     f"collective_hop_latency_s={eff.collective_hop_latency_s:g} "
-                     f"prefill_compute_efficiency={eff.prefill_compute:g} "
-                     f"prefill_fixed_latency_s={eff.prefill_fixed_latency_s:g} "
-                     f"prefill_half_tokens={eff.prefill_half_tokens:g} "
-                     f"prefill_expert_s_per_gb={eff.prefill_expert_s_per_gb:g} "
-                     f"decode_expert_extra={eff.decode_expert_extra:g} "
-                     f"decode_expert_matmul_ns={eff.decode_expert_matmul_ns:g}")
+        lines.append(f"{framework} on {group}: {_constants_text(eff)}")
     for (framework, group), value in sorted(constants.steps.items()):
         lines.append(f"step cost {framework} on {group}: {value:g} s")
     for (framework, group), value in sorted(constants.training.items()):
@@ -350,9 +342,7 @@ def write_assumptions(constants: Constants) -> None:
     updated: set[str] = set()
     values: dict[str, tuple[float, list[str]]] = {}
     for group, eff in constants.groups.items():
-        fitted = (eff.decode_memory, eff.collective_hop_latency_s, eff.prefill_compute,
-                  eff.prefill_fixed_latency_s, eff.prefill_half_tokens, eff.prefill_expert_s_per_gb,
-                  eff.decode_expert_extra, eff.decode_expert_matmul_ns)
+        fitted = eff.fitted_values()
         for assumption_id, value in zip(calibration.fitted_ids(group), fitted, strict=True):
             values[assumption_id] = (value, list(constants.fitted_on.get(group, ())))
     for index, block in enumerate(blocks):
@@ -372,9 +362,7 @@ def write_assumptions(constants: Constants) -> None:
         generated.append(_new_record(assumption_id, value, units[base], "group",
                                      fitted_on, GROUP_NOTES.get(base, f"{base} of this hardware group, fitted like the Inf2/Trn1 set (see decode_memory_efficiency).")))
     for (framework, group), eff in sorted(constants.framework_groups.items()):
-        fitted = (eff.decode_memory, eff.collective_hop_latency_s, eff.prefill_compute,
-                  eff.prefill_fixed_latency_s, eff.prefill_half_tokens, eff.prefill_expert_s_per_gb,
-                  eff.decode_expert_extra, eff.decode_expert_matmul_ns)
+        fitted = eff.fitted_values()
         rows = list(constants.fitted_on.get(f"{framework}/{group}", ()))
         for name, value in zip(calibration.FITTED_IDS, fitted, strict=True):
             generated.append(_new_record(f"{calibration.framework_prefix(framework, group)}{name}",

@@ -43,16 +43,7 @@ SCORED_USES = (CALIBRATION, VALIDATION)
 FITTED_BY = "bench/calibrate.py"
 KINDS = ("neuron", "gpu")
 GROUPS = serving.GROUPS
-FITTED_IDS = (
-    "decode_memory_efficiency",
-    "collective_hop_latency_s",
-    "prefill_compute_efficiency",
-    "prefill_fixed_latency_s",
-    "prefill_half_tokens",
-    "prefill_expert_s_per_gb",
-    "decode_expert_extra",
-    "decode_expert_matmul_ns",
-)
+FITTED_IDS = tuple(name for _, name in serving.EFFICIENCY_ASSUMPTIONS)
 HALF_TOKENS_GRID = (0.0, 256.0, 1024.0, 4096.0)
 SIGNIFICANT_DIGITS = 4
 MIN_GROUP_ROWS = 4
@@ -338,21 +329,7 @@ def stored_constants() -> Constants:
         for group in GROUPS:
             prefix = framework_prefix(framework.id, group)
             if data.record("assumptions", f"{prefix}{FITTED_IDS[0]}") is not None:
-                framework_groups[(framework.id, group)] = Efficiency(
-                    decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
-                    prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
-                    collective_hop_latency_s=data.assumption_value(
-                        f"{prefix}collective_hop_latency_s"),
-                    prefill_fixed_latency_s=data.assumption_value(
-                        f"{prefix}prefill_fixed_latency_s"),
-                    prefill_half_tokens=serving.optional_assumption(
-                        f"{prefix}prefill_half_tokens"),
-                    prefill_expert_s_per_gb=serving.optional_assumption(
-                        f"{prefix}prefill_expert_s_per_gb"),
-                    decode_expert_extra=serving.optional_assumption(
-                        f"{prefix}decode_expert_extra"),
-                    decode_expert_matmul_ns=serving.optional_assumption(
-                        f"{prefix}decode_expert_matmul_ns"))
+                framework_groups[(framework.id, group)] = Efficiency.from_prefix(prefix)
             step_id = serving.step_assumption_id(framework.id, group)
             if data.record("assumptions", step_id) is not None:
                 steps[(framework.id, group)] = data.assumption_value(step_id)
@@ -387,13 +364,12 @@ def estimate(case: Case, constants: Constants) -> dict[str, float]:
     """TTFT, TPOT and output tokens/s per replica. An open-loop row (an offered request rate):
     TTFT and TPOT at its Little's-law concurrency; throughput = every offered request served,
     rate × output length, up to the capacity (the throughput with the running batch full)."""
-    if len(set(case.replica_loads)) > 1:
+    mix = _load_mix(case)
+    if len(mix) > 1:
         # per busy replica: mean throughput; TTFT, TPOT: mean over requests
-        served = [(load, _serve(replace(case, batch=load), constants))
-                  for load in case.replica_loads]
-        requests = sum(load for load, _ in served)
-        return {"ttft_s": sum(n * r.ttft_s for n, r in served) / requests,
-                "tpot_s": sum(n * r.tpot_s for n, r in served) / requests,
+        served = [(share, _serve(part, constants)) for share, part in mix]
+        return {"ttft_s": sum(share * r.ttft_s for share, r in served),
+                "tpot_s": sum(share * r.tpot_s for share, r in served),
                 "output_tokens_per_s": sum(r.output_tokens_per_s_per_replica
                                            for _, r in served) / len(served)}
     result = _serve(resolved(case, constants), constants)

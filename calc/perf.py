@@ -157,14 +157,11 @@ def perf(
     steps.add("padded_batch", "batch padded to the compiled batch", served.padded_batch, "")
     steps.add("padded_input_len", "prompt padded to the sequence bucket", served.padded_input_len,
               "tokens")
-    if model.experts and instance.kind == "neuron":
-        steps.add("experts_touched_decode",
-                  "NxD: B·k ≥ E ? E : B·k",
-                  serving.nxd_experts_loaded(model.experts, model.active_experts,
-                                             served.padded_batch), "")
-    elif model.experts:
-        steps.add("experts_touched_decode", "E · (1 − (1 − k/E)^B)", serving.experts_touched(
-            model.experts, model.active_experts, served.padded_batch), "")
+    if model.experts:
+        read_formula = "NxD: B·k ≥ E ? E : B·k" if instance.kind == "neuron" \
+            else "E · (1 − (1 − k/E)^B)"
+        steps.add("experts_touched_decode", read_formula,
+                  serving.decode_experts_read(model, instance, served.padded_batch), "")
     prefill, decode = served.prefill, served.decode
     steps.add("prefill_compute_s", "(projections / P_dtype + attention / P_bf16) / (t · η_comp)",
               prefill.compute_s / efficiency.prefill_compute, "s")
@@ -176,7 +173,7 @@ def perf(
               + prefill.collective_bandwidth_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")
-    if model.experts and instance.kind == "neuron":
+    if prefill.expert_block_gb > 0:          # NxD's blockwise MoE prefill (Neuron)
         blocks, rows = serving.expert_blocks(model.experts, model.active_experts, prefill.tokens)
         steps.add("prefill_expert_blocks",
                   "min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) per MoE layer", blocks, "")

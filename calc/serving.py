@@ -99,17 +99,35 @@ class Efficiency:
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
         """The fitted constants of a hardware group (or instance kind: neuron | gpu)."""
-        prefix = efficiency_prefix(group)
-        return Efficiency(
-            decode_memory=data.assumption_value(f"{prefix}decode_memory_efficiency"),
-            prefill_compute=data.assumption_value(f"{prefix}prefill_compute_efficiency"),
-            collective_hop_latency_s=data.assumption_value(f"{prefix}collective_hop_latency_s"),
-            prefill_fixed_latency_s=data.assumption_value(f"{prefix}prefill_fixed_latency_s"),
-            prefill_half_tokens=optional_assumption(f"{prefix}prefill_half_tokens"),
-            prefill_expert_s_per_gb=optional_assumption(f"{prefix}prefill_expert_s_per_gb"),
-            decode_expert_extra=optional_assumption(f"{prefix}decode_expert_extra"),
-            decode_expert_matmul_ns=optional_assumption(f"{prefix}decode_expert_matmul_ns"),
-        )
+        return Efficiency.from_prefix(efficiency_prefix(group))
+
+    @staticmethod
+    def from_prefix(prefix: str) -> "Efficiency":
+        """The constants stored under one assumption-id prefix (a group's, or a framework's set
+        on a group): the first REQUIRED_ASSUMPTIONS must exist, a later term absent is 0."""
+        return Efficiency(**{
+            field: (data.assumption_value(prefix + name) if index < REQUIRED_ASSUMPTIONS
+                    else optional_assumption(prefix + name))
+            for index, (field, name) in enumerate(EFFICIENCY_ASSUMPTIONS)})
+
+    def fitted_values(self) -> tuple[float, ...]:
+        """The constants in EFFICIENCY_ASSUMPTIONS order (calibration.FITTED_IDS)."""
+        return tuple(getattr(self, field) for field, _ in EFFICIENCY_ASSUMPTIONS)
+
+
+# Efficiency field <- assumption name (the id without its prefix), in the order the calibration
+# fits and stores them; the first REQUIRED_ASSUMPTIONS are in every fitted set
+EFFICIENCY_ASSUMPTIONS: tuple[tuple[str, str], ...] = (
+    ("decode_memory", "decode_memory_efficiency"),
+    ("collective_hop_latency_s", "collective_hop_latency_s"),
+    ("prefill_compute", "prefill_compute_efficiency"),
+    ("prefill_fixed_latency_s", "prefill_fixed_latency_s"),
+    ("prefill_half_tokens", "prefill_half_tokens"),
+    ("prefill_expert_s_per_gb", "prefill_expert_s_per_gb"),
+    ("decode_expert_extra", "decode_expert_extra"),
+    ("decode_expert_matmul_ns", "decode_expert_matmul_ns"),
+)
+REQUIRED_ASSUMPTIONS = 4
 
 
 def optional_assumption(assumption_id: str) -> float:
@@ -184,29 +202,42 @@ def experts_touched(experts: int, active: int, tokens: int) -> float:
     return experts * (1.0 - (1.0 - active / experts) ** tokens)
 
 
-def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int) -> float:
+def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int,
+                          experts: float | None = None) -> float:
     """Weight bytes one step of `tokens` tokens reads (whole replica, before the split over t):
     every weight outside the routed experts (embeddings, norms and router at the unquantized
     dtype; attention, dense and shared MLPs at the linear dtype; padded query heads included) +
-    moe_layers · E_touched(tokens) · bytes of one expert at the experts' own storage precision
-    (e.g. gpt-oss MXFP4 experts with bf16 attention; calc.model_shape.weight_precision)."""
+    moe_layers · E_touched(tokens) (or `experts` given) · bytes of one expert at the experts' own
+    storage precision (e.g. gpt-oss MXFP4 experts with bf16 attention;
+    calc.model_shape.weight_precision)."""
     precision = model_shape.weight_precision(model, dtype)
     groups = model_shape.weight_groups(model, memory.padding_params(model, tp))
     fixed = (dtypes.bytes_for(groups["unquantized"], precision.unquantized)
              + dtypes.bytes_for(groups["linear"], precision.linear))
     if model.experts <= 0 or model.active_experts <= 0 or groups["expert"] <= 0:
         return float(fixed + dtypes.bytes_for(groups["expert"], precision.expert))
-    return float(fixed) + routed_expert_bytes(model, dtype, tokens)
+    return float(fixed) + routed_expert_bytes(model, dtype, tokens, experts)
 
 
-def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: int) -> float:
+def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: int,
+                        experts: float | None = None) -> float:
     """Bytes of the routed experts a step of `tokens` tokens reads (whole replica):
-    moe_layers · E_touched(tokens) · bytes of one expert (0 for a dense model)."""
+    moe_layers · E_touched(tokens) (or `experts` given, per layer) · bytes of one expert (0 for a
+    dense model)."""
     if model.experts <= 0 or model.active_experts <= 0:
         return 0.0
-    touched = experts_touched(model.experts, model.active_experts, tokens)
+    touched = experts_touched(model.experts, model.active_experts, tokens) \
+        if experts is None else experts
     per_expert = model_shape.bytes_per_expert(model, model_shape.weight_precision(model, dtype))
     return float(model.moe_layers * touched * per_expert)
+
+
+def decode_experts_read(model: ModelSpec, instance: InstanceSpec, batch: int) -> float:
+    """Routed experts a decode step of `batch` tokens reads per MoE layer: on Neuron as NxD loads
+    them (nxd_experts_loaded), on GPU the distinct experts uniform routing touches."""
+    if instance.kind == "neuron":
+        return nxd_experts_loaded(model.experts, model.active_experts, batch)
+    return experts_touched(model.experts, model.active_experts, batch)
 
 
 def nxd_experts_loaded(experts: int, active: int, tokens: int) -> int:
@@ -366,15 +397,11 @@ def decode_roofline(
     """One decode step of `batch` sequences (already padded) at KV length `context`. On Neuron
     (NxD's MoE layer) the routed experts are loaded as nxd_experts_loaded says and their cost
     beyond the bytes is per matmul instruction; on GPU E_touched experts stream, each once."""
-    expert_bytes = routed_expert_bytes(model, dtype, batch)
-    matmuls = 0
-    if instance.kind == "neuron" and expert_bytes > 0:
-        loads = nxd_experts_loaded(model.experts, model.active_experts, batch)
-        per_expert = model_shape.bytes_per_expert(model, model_shape.weight_precision(model, dtype))
-        expert_bytes = float(model.moe_layers * loads * per_expert)
-        matmuls = expert_matmuls_per_core(model, tp, loads)
-    weights = (streamed_weight_bytes(model, tp, dtype, batch)
-               - routed_expert_bytes(model, dtype, batch) + expert_bytes) / tp
+    read = decode_experts_read(model, instance, batch)
+    expert_bytes = routed_expert_bytes(model, dtype, batch, read)
+    matmuls = expert_matmuls_per_core(model, tp, int(read)) \
+        if instance.kind == "neuron" and expert_bytes > 0 else 0
+    weights = streamed_weight_bytes(model, tp, dtype, batch, read) / tp
     kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context)
     _, peak = peak_flops_per_core(instance, dtype)
     attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
