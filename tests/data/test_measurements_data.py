@@ -145,3 +145,33 @@ def test_sources_of_new_records_exist() -> None:
         known |= {src["id"] for src in tomllib.loads(path.read_text(encoding="utf-8"))["source"]}
     for meas in all_records():
         assert set(meas["sources"]) <= known, meas["id"]
+
+
+# guidellm 0.1 rows: the tokens each request generated and (a 'throughput' profile row) the
+# requests in flight are derived from the row's own published figures, never typed: output_len =
+# output tokens/s over completed requests/s (both over one window), concurrency = requests/s ×
+# mean request latency (Little's law). The e2e check confirms the generated length independently.
+GUIDELLM_ROWS = [m for m in measurements() if "output_len_requested" in m]
+
+
+def test_guidellm_rows_carry_their_generated_length() -> None:
+    assert len(GUIDELLM_ROWS) >= 30
+    assert all("guidellm" in m["note"] for m in GUIDELLM_ROWS)
+
+
+@pytest.mark.parametrize("meas", GUIDELLM_ROWS, ids=lambda m: m["id"])
+def test_generated_length_is_output_over_request_throughput(meas: dict[str, Any]) -> None:
+    generated = meas["output_tokens_per_s"] / meas["request_throughput_per_s"]
+    assert meas["output_len"] == round(generated)
+    assert f"{generated:.1f}" in meas["output_len_note"]
+    implied_e2e = meas["ttft_s"] + (meas["output_len"] - 1) * meas["tpot_s"]
+    assert meas["e2e_s"] == pytest.approx(implied_e2e, rel=0.05)
+
+
+@pytest.mark.parametrize("meas", [m for m in GUIDELLM_ROWS if "concurrency_note" in m],
+                         ids=lambda m: m["id"])
+def test_saturated_guidellm_concurrency_is_littles_law(meas: dict[str, Any]) -> None:
+    in_flight = meas["request_throughput_per_s"] * meas["e2e_s"]
+    assert meas["concurrency"] == max(1, round(in_flight))
+    assert f"{in_flight:.2f}" in meas["concurrency_note"]
+    assert "concurrency_missing" not in meas and "offered_request_throughput_per_s" not in meas
