@@ -50,6 +50,9 @@ MIN_GROUP_ROWS = 4
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
+# the decode step's constants are fitted on the rows that show one step alone, where there are
+# at least this many (the most terms a set fits: memory, hops, step cost, an expert term)
+MIN_QUIET_ROWS = 4
 ETA_GRID = tuple(step / 100 for step in range(1, 101))
 ALTERNATIONS = 3
 PHASE_FIELDS: dict[str, str] = {"decode": "tpot_s", "prefill": "ttft_s",
@@ -430,10 +433,37 @@ def weighted_nnls(columns: list[list[float]], target: list[float],
 # ---------------------------------------------------------------- fit
 
 
+def shows_one_step(case: Case) -> bool:
+    """A row whose TPOT is the engine's step time itself: a static batch, or one request in
+    flight (closed loop at concurrency 1, on one replica or spread one per replica), where no
+    other request's prefill interleaves and no queueing model is involved."""
+    if case.framework.batching == "static":
+        return True
+    return (case.batch == 1 and case.request_rate_per_s is None
+            and case.evenly_spaced_rate_per_s is None and max(case.replica_loads, default=1) == 1)
+
+
+def _quiet_fit_rows(rows: list[Case], field: str) -> list[Case]:
+    """The rows with `field` (tpot_s: the decode step; ttft_s: the prefill) that the step
+    model's constants are fitted on: those that show one step alone when there are
+    MIN_QUIET_ROWS of them and every framework has one, else every row with the field. Fitted
+    on loaded rows, the constants would absorb the errors of the queueing model (interleaved
+    prefills, waves of arrivals) that those rows also depend on; loaded rows still score the
+    model."""
+    measured = [c for c in rows if getattr(c, field) is not None]
+    quiet = [c for c in measured if shows_one_step(c)]
+    every_framework = {c.framework.id for c in quiet} == {c.framework.id for c in measured}
+    return quiet if len(quiet) >= MIN_QUIET_ROWS and every_framework else measured
+
+
+def _decode_fit_rows(rows: list[Case]) -> list[Case]:
+    return _quiet_fit_rows(rows, "tpot_s")
+
+
 def _fit_group(rows: list[Case], fallback: Efficiency | None,
                steps_fallback: Mapping[str, float],
                start: Efficiency | None = None) -> tuple[Efficiency, dict[str, float]]:
-    decode_rows = [c for c in rows if c.tpot_s is not None]
+    decode_rows = _decode_fit_rows(rows)
     names = sorted({c.framework.id for c in decode_rows})
     full = fallback is None or (len(decode_rows) >= MIN_GROUP_ROWS
                                 and len({c.source for c in rows}) >= MIN_SOURCES)

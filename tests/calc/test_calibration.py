@@ -205,3 +205,29 @@ def test_measurement_fields_reach_the_serving_model() -> None:
     assert rate.work.evenly_spaced_rate_per_s == pytest.approx(0.11)
     tnx = by_id["inf2-codellama-13b-tp24-b1-128-3968"]
     assert not tnx.single_bucket and tnx.evenly_spaced_rate_per_s is None
+
+
+def test_the_decode_step_is_fitted_on_rows_that_show_one_step() -> None:
+    """Static batches and one request in flight show the step time itself; a row under load
+    (several in flight, an offered rate) also depends on the queueing model and only scores."""
+    by_id = {c.id: c for c in calibration.cases()}
+    static = by_id["inf2-codellama-13b-tp24-b8-4096-4096"]
+    sync = by_id["trn2-vllm-neuron-qwen3-32b-tp4-cb2-sync-1500-250"]
+    spread = by_id["inf2-vllm-neuron-llama-3.1-8b-tp8-dp3-cb32-sync-1500-250"]   # 1 of 3 replicas
+    rate = by_id["trn2-vllm-neuron-qwen3-32b-tp4-cb2-rate0.11-1500-250"]
+    full = by_id["trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250"]
+    assert [calibration.shows_one_step(c) for c in (static, sync, spread, rate, full)] == [
+        True, True, True, False, False]
+    assert static.batch == 8 and full.batch == 29
+    # four quiet rows of the one framework: the loaded rows are left to score the model
+    quiet = [by_id[i] for i in (
+        "trn2-vllm-neuron-qwen3-32b-tp4-cb2-sync-1500-250",
+        "trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-sync-1500-250",
+        "trn2-vllm-neuron-llama-4-scout-tp64-cb32-sync-1500-250",
+        "trn2-vllm-neuron-qwen3-30b-a3b-tp4-cb16-sync-1500-250")]
+    assert calibration._decode_fit_rows(quiet + [rate, full]) == quiet
+    # three are too few: every row with a TPOT is fitted
+    assert calibration._decode_fit_rows(quiet[:3] + [rate, full]) == quiet[:3] + [rate, full]
+    # a framework without a quiet row keeps the loaded rows in the fit (its step cost needs them)
+    tgi = by_id["inf2-tgi-neuron-llama-3.1-8b-tp8-dp3-cb32-max-1500-250"]
+    assert calibration._decode_fit_rows(quiet + [tgi]) == quiet + [tgi]
