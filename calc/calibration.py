@@ -50,8 +50,9 @@ MIN_GROUP_ROWS = 4
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
-# the decode step's constants are fitted on the rows that show one step alone, where there are
-# at least this many (the most terms a set fits: memory, hops, step cost, an expert term)
+# the decode step's constants are fitted on the rows that show one step alone where there are at
+# least this many, from at least MIN_SOURCES sources (a framework's own set fits up to four terms:
+# memory, hops, its step cost, an expert term)
 MIN_QUIET_ROWS = 4
 ETA_GRID = tuple(step / 100 for step in range(1, 101))
 ALTERNATIONS = 3
@@ -124,6 +125,7 @@ class Case:
     request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
     replica_loads: tuple[int, ...] = ()  # closed loop over replicas: requests on each busy one
     single_bucket: bool = False   # the server compiled one sequence bucket (its seq_bucket)
+    load_stated: bool = True      # False: the concurrency is derived from the results (Little)
     evenly_spaced_rate_per_s: float | None = None  # open loop, constant arrivals (per replica)
 
     @property
@@ -279,6 +281,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
                 replica_loads=loads,
                 single_bucket=raw.get("single_bucket") is True,
+                load_stated="concurrency_note" not in raw,
                 evenly_spaced_rate_per_s=rate / replicas if rate is not None and not concurrency
                 and raw.get("arrivals") == "evenly-spaced" else None,
             )
@@ -434,30 +437,28 @@ def weighted_nnls(columns: list[list[float]], target: list[float],
 
 
 def shows_one_step(case: Case) -> bool:
-    """A row whose TPOT is the engine's step time itself: a static batch, or one request in
-    flight (closed loop at concurrency 1, on one replica or spread one per replica), where no
-    other request's prefill interleaves and no queueing model is involved."""
+    """A row whose TPOT is the engine's step time itself: a static batch, or a closed loop the
+    source states at one request in flight per busy replica (not an offered rate, and not a
+    concurrency derived from the results by Little's law), where no other request's prefill
+    interleaves and no queueing model is involved."""
     if case.framework.batching == "static":
         return True
-    return (case.batch == 1 and case.request_rate_per_s is None
+    return (case.batch == 1 and case.load_stated and case.request_rate_per_s is None
             and case.evenly_spaced_rate_per_s is None and max(case.replica_loads, default=1) == 1)
 
 
-def _quiet_fit_rows(rows: list[Case], field: str) -> list[Case]:
-    """The rows with `field` (tpot_s: the decode step; ttft_s: the prefill) that the step
-    model's constants are fitted on: those that show one step alone when there are
-    MIN_QUIET_ROWS of them and every framework has one, else every row with the field. Fitted
-    on loaded rows, the constants would absorb the errors of the queueing model (interleaved
-    prefills, waves of arrivals) that those rows also depend on; loaded rows still score the
-    model."""
-    measured = [c for c in rows if getattr(c, field) is not None]
+def _decode_fit_rows(rows: list[Case]) -> list[Case]:
+    """The rows the decode step's constants are fitted on: those that show one step alone when
+    there are MIN_QUIET_ROWS of them, from MIN_SOURCES sources, and every framework has one;
+    else every row with a TPOT (as before stop 28). Fitted on loaded rows, the step's constants
+    would absorb the errors of the queueing model (interleaved prefills, waves of arrivals) that
+    those rows also depend on; loaded rows still score the model. The prefill constants are
+    fitted on every row with a TTFT."""
+    measured = [c for c in rows if c.tpot_s is not None]
     quiet = [c for c in measured if shows_one_step(c)]
     every_framework = {c.framework.id for c in quiet} == {c.framework.id for c in measured}
-    return quiet if len(quiet) >= MIN_QUIET_ROWS and every_framework else measured
-
-
-def _decode_fit_rows(rows: list[Case]) -> list[Case]:
-    return _quiet_fit_rows(rows, "tpot_s")
+    enough = len(quiet) >= MIN_QUIET_ROWS and len({c.source for c in quiet}) >= MIN_SOURCES
+    return quiet if enough and every_framework else measured
 
 
 def _fit_group(rows: list[Case], fallback: Efficiency | None,

@@ -218,6 +218,10 @@ def test_the_decode_step_is_fitted_on_rows_that_show_one_step() -> None:
     full = by_id["trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250"]
     assert [calibration.shows_one_step(c) for c in (static, sync, spread, rate, full)] == [
         True, True, True, False, False]
+    # one in flight by Little's law over the results, not as the source states it: not quiet
+    derived = by_id["trn2-vllm-neuron-qwen3-32b-tp4-cb2-max-1500-250"]
+    assert derived.batch == 1 and not derived.load_stated
+    assert not calibration.shows_one_step(derived)
     assert static.batch == 8 and full.batch == 29
     # four quiet rows of the one framework: the loaded rows are left to score the model
     quiet = [by_id[i] for i in (
