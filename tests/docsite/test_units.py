@@ -29,7 +29,8 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "qk_nope_head_dim", "v_head_dim", "local_layers", "local_window",
             "params_published", "active_params_published",
             # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
-            "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp"}
+            "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
+            "output_len_requested"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:
