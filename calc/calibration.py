@@ -444,7 +444,7 @@ def shows_one_step(case: Case) -> bool:
     if case.framework.batching == "static":
         return True
     return (case.batch == 1 and case.load_stated and case.request_rate_per_s is None
-            and case.evenly_spaced_rate_per_s is None and max(case.replica_loads, default=1) == 1)
+            and max(case.replica_loads, default=1) == 1)
 
 
 def _decode_fit_rows(rows: list[Case]) -> list[Case]:
