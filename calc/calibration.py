@@ -50,6 +50,7 @@ MIN_GROUP_ROWS = 4
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
+LITTLES_LAW = "littles-law"   # measurement.concurrency_from: derived from the results, not stated
 # the decode step's constants are fitted on the rows that show one step alone where there are at
 # least this many, from at least MIN_SOURCES sources (a framework's own set fits up to four terms:
 # memory, hops, its step cost, an expert term)
@@ -281,7 +282,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
                 replica_loads=loads,
                 single_bucket=raw.get("single_bucket") is True,
-                load_stated="concurrency_note" not in raw,
+                load_stated=raw.get("concurrency_from") != LITTLES_LAW,
                 evenly_spaced_rate_per_s=rate / replicas if rate is not None and not concurrency
                 and raw.get("arrivals") == "evenly-spaced" else None,
             )

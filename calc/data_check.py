@@ -59,6 +59,10 @@ ONE_OF: dict[str, tuple[tuple[str, ...], ...]] = {
     "chip": (("memory_gib", "memory_gb"),),
 }
 NEURON_CHIP_REQUIRED = ("core", "cores_per_chip", "lnc_default")
+# a field that qualifies another: present only with the fields it speaks of
+QUALIFIES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("measurement", "concurrency_from"): ("concurrency", "concurrency_note"),
+}
 
 CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("source", "kind"): frozenset({"official-doc", "aws-page", "price-list", "secondary", "paper",
@@ -70,6 +74,7 @@ CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("model", "architecture"): frozenset({"decoder", "encoder"}),
     ("measurement", "use"): frozenset({"calibration", "validation", "reference"}),
     ("measurement", "arrivals"): frozenset({"evenly-spaced"}),
+    ("measurement", "concurrency_from"): frozenset({"littles-law"}),
 }
 
 POSITIVE_INTS = frozenset({
@@ -275,6 +280,11 @@ def check_record(file_label: str, table: str, index: int, rec: Any) -> list[Data
     for group in ONE_OF.get(table, ()):
         if not any(name in rec for name in group):
             fault(group[0], f"missing: give {group[0]} or {' / '.join(group[1:])}")
+    for (qualified_table, name), needed in QUALIFIES.items():
+        if table == qualified_table and name in rec:
+            for other in needed:
+                if other not in rec:
+                    fault(other, f"required with {name} (missing)")
     if table == "chip" and rec.get("kind") == "neuron":
         for name in NEURON_CHIP_REQUIRED:
             if name not in rec:

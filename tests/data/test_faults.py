@@ -74,6 +74,7 @@ PRICE_LABEL = "price #"
 MEAS = 'id = "inf2-llama-3-8b-tp24-b1-128-8064"'
 SRC = 'id = "neuron-inferentia-arch"'
 MFU = 'id = "mfu_training_neuron_default"'
+LITTLE = 'id = "inf2-tgi-neuron-llama-3.3-70b-tp24-cb8-max-1500-250"'
 
 FAULTS: list[Fault] = [
     # TOML syntax: file + line and column
@@ -200,6 +201,13 @@ FAULTS: list[Fault] = [
     Fault("unknown-price-kind", "range", "prices.toml",
           edit("prices.toml", PRICE, r'^kind = "on-demand"', 'kind = "spot"'),
           PRICE_LABEL, "kind"),
+    Fault("unknown-concurrency-from", "range", "measurements.toml",
+          edit("measurements.toml", LITTLE, r'^concurrency_from = "[^"]*"',
+               'concurrency_from = "guessed"'),
+          'measurement "inf2-tgi-neuron-llama-3.3-70b-tp24-cb8-max-1500-250"', "concurrency_from"),
+    Fault("littles-law-without-its-derivation", "missing", "measurements.toml",
+          edit("measurements.toml", LITTLE, r"^concurrency_note = .*$", ""),
+          'measurement "inf2-tgi-neuron-llama-3.3-70b-tp24-cb8-max-1500-250"', "concurrency_note"),
     Fault("zero-tp-degree", "range", "instances.toml",
           edit("instances.toml", INF2, r"^tp_degrees = \[", "tp_degrees = [0, "),
           'instance "inf2.48xlarge"', "tp_degrees"),

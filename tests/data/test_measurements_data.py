@@ -168,7 +168,15 @@ def test_generated_length_is_output_over_request_throughput(meas: dict[str, Any]
     assert meas["e2e_s"] == pytest.approx(implied_e2e, rel=0.05)
 
 
-@pytest.mark.parametrize("meas", [m for m in GUIDELLM_ROWS if "concurrency_note" in m],
+def test_a_derived_concurrency_says_so_in_a_typed_field() -> None:
+    """The note explains a Little's-law concurrency; concurrency_from = "littles-law" is what the
+    fit reads (calibration.Case.load_stated), so every note has the field and vice versa."""
+    noted = {m["id"] for m in measurements() if "concurrency_note" in m}
+    typed = {m["id"] for m in measurements() if m.get("concurrency_from") == "littles-law"}
+    assert noted == typed and len(typed) >= 20
+
+
+@pytest.mark.parametrize("meas", [m for m in GUIDELLM_ROWS if "concurrency_from" in m],
                          ids=lambda m: m["id"])
 def test_saturated_guidellm_concurrency_is_littles_law(meas: dict[str, Any]) -> None:
     in_flight = meas["request_throughput_per_s"] * meas["e2e_s"]
