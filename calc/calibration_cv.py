@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import serving_band, training_speed
-from .calibration import MIN_FAMILY_POINTS, PHASE_FIELDS, Case, cases, estimate, fit
+from .calibration import (
+    MIN_FAMILY_POINTS,
+    PHASE_FIELDS,
+    Case,
+    cases,
+    estimate,
+    fit,
+    shows_one_step,
+)
 
 # ---------------------------------------------------------------- cross-validation
 
@@ -32,6 +40,7 @@ class Point:
     measured: float
     features: Mapping[str, float]
     framework_calibrated: bool = True
+    load: str | None = None       # serving_band.LOADS (None: training)
 
     @property
     def ratio(self) -> float:
@@ -70,7 +79,8 @@ def cross_validate(rows: Sequence[Case] | None = None,
                 points.append(Point(case.id, source, case.hardware, case.instance.kind,
                                     case.framework.id, phase, estimated[field], measured,
                                     _features(case),
-                                    (case.framework.id, case.group) in constants.steps))
+                                    (case.framework.id, case.group) in constants.steps,
+                                    "one-step" if shows_one_step(case) else "loaded"))
         for tcase in held_training:
             predicted = training_speed.estimate(tcase, constants.training)
             points.append(Point(tcase.id, source, tcase.instance.chip.id, tcase.instance.kind,
@@ -92,9 +102,13 @@ def quantile(values: Sequence[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-def family_of(point: Point, level: str) -> str:
+def exact_family_of(point: Point) -> str:
+    return serving_band.exact_family(point.hardware, point.framework, point.phase)
+
+
+def family_of(point: Point, level: str) -> str | None:
     return serving_band.family_key(level, point.hardware, point.kind, point.framework,
-                                   point.phase)
+                                   point.phase, point.load)
 
 
 def band_stats(pool: Sequence[Point]) -> list[serving_band.BandStats]:
@@ -103,7 +117,9 @@ def band_stats(pool: Sequence[Point]) -> list[serving_band.BandStats]:
     for level in serving_band.LEVELS:
         grouped: dict[str, list[Point]] = {}
         for point in pool:
-            grouped.setdefault(family_of(point, level), []).append(point)
+            key = family_of(point, level)
+            if key is not None:
+                grouped.setdefault(key, []).append(point)
         for key, members in sorted(grouped.items()):
             if len(members) < MIN_FAMILY_POINTS:
                 continue
@@ -120,8 +136,10 @@ def band_stats(pool: Sequence[Point]) -> list[serving_band.BandStats]:
 
 
 def band_for(pool: Sequence[Point], hardware: str, kind: str, framework: str, phase: str,
-             features: Mapping[str, float]) -> serving_band.Band | None:
-    return serving_band.nearest(band_stats(pool), hardware, kind, framework, phase, features)
+             features: Mapping[str, float], load: str | None = None
+             ) -> serving_band.Band | None:
+    return serving_band.nearest(band_stats(pool), hardware, kind, framework, phase, features,
+                                load)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +172,7 @@ def coverage_hits(points: Sequence[Point]) -> dict[tuple[str, str], bool]:
             stats_without[point.source] = band_stats(
                 [p for p in points if p.source != point.source])
         band = serving_band.nearest(stats_without[point.source], point.hardware, point.kind,
-                                    point.framework, point.phase, point.features)
+                                    point.framework, point.phase, point.features, point.load)
         if band is not None and not point.framework_calibrated:
             band = serving_band.widen_more(band, serving_band.FALLBACK_WIDEN,
                                            ["framework_not_calibrated"])
@@ -167,7 +185,7 @@ def family_stats(points: Sequence[Point]) -> list[FamilyStats]:
     hits = coverage_hits(points)
     grouped: dict[str, list[Point]] = {}
     for point in points:
-        grouped.setdefault(family_of(point, "exact"), []).append(point)
+        grouped.setdefault(exact_family_of(point), []).append(point)
     stats = []
     for key, members in sorted(grouped.items()):
         errors = [abs(p.error) for p in members]

@@ -235,7 +235,8 @@ def perf(
     reasons: dict[str, list[str]] = {}
     for field, phase in BAND_FIELDS.items():
         band = serving_band.nearest(serving_band.stored(), instance.chip.id, instance.kind,
-                                    chosen.id, phase, features)
+                                    chosen.id, phase, features,
+                                    serving_band.load_of(chosen.batching, batch))
         extra = [] if framework_calibrated else ["framework_not_calibrated"]
         if band is not None and extra:
             band = serving_band.widen_more(band, serving_band.FALLBACK_WIDEN, extra)

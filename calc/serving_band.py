@@ -7,6 +7,12 @@ is estimate × [exp(c − w·h), exp(c + w·h)] where c ± h are the mid-point a
 10th-90th percentiles of log(residual), and the widening w = sqrt(10/n) when n < 10 (thin),
 × 1.25 when a coarser family stands in (same chip any framework, same kind, any hardware), × 1.5
 when the request is outside the family's measured range of model size, batch, lengths or TP.
+
+The nearest family is first the exact family at the request's load (LOADS): "one-step" when a
+single decode step is measured alone (a static batch, or one request in flight), "loaded" when
+several requests share the engine (their prefills interleave, they queue) — the two miss by
+different amounts, so a band at one request in flight is not widened by the queueing errors of
+loaded rows, nor a loaded band narrowed by the quiet ones. Training has no load level.
 """
 
 import math
@@ -17,7 +23,9 @@ from typing import Any
 
 from . import data
 
-LEVELS = ("exact", "hardware", "kind", "phase")
+LEVELS = ("load", "exact", "hardware", "kind", "phase")
+LOADS = ("one-step", "loaded")
+EXACT_LEVELS = ("load", "exact")   # no fallback widening
 BAND_LOW_Q, BAND_HIGH_Q = 0.10, 0.90
 THIN_POINTS = 10
 FALLBACK_WIDEN = 1.25
@@ -26,9 +34,18 @@ CALIBRATION_FILE = "calibration.toml"
 POINTS_FILE = "calibration_points.toml"
 
 
-def family_key(level: str, hardware: str, kind: str, framework: str, phase: str) -> str:
+def exact_family(hardware: str, framework: str, phase: str) -> str:
+    """A calibration family: hardware generation × framework × phase."""
+    return f"{hardware}/{framework}/{phase}"
+
+
+def family_key(level: str, hardware: str, kind: str, framework: str, phase: str,
+               load: str | None = None) -> str | None:
+    """The family of a level; None at the load level when there is no load (training)."""
+    if level == "load":
+        return None if load is None else f"{hardware}/{framework}/{phase}/{load}"
     if level == "exact":
-        return f"{hardware}/{framework}/{phase}"
+        return exact_family(hardware, framework, phase)
     if level == "hardware":
         return f"{hardware}/*/{phase}"
     if level == "kind":
@@ -82,7 +99,7 @@ def widen(stats: BandStats, features: Mapping[str, float]) -> Band:
     if stats.n < THIN_POINTS:
         factor *= math.sqrt(THIN_POINTS / stats.n)
         reasons.append("thin_family")
-    if stats.level != "exact":
+    if stats.level not in EXACT_LEVELS:
         factor *= FALLBACK_WIDEN
         reasons.append(f"family_level_{stats.level}")
     beyond = outside(stats, features)
@@ -93,11 +110,18 @@ def widen(stats: BandStats, features: Mapping[str, float]) -> Band:
                 stats.family, stats.level, stats.n, tuple(reasons))
 
 
+def load_of(batching: str, in_flight: int) -> str:
+    """The load level of a serving request: one decode step measured alone (a static batch, or
+    one request in flight under continuous batching) or several requests sharing the engine."""
+    return "one-step" if batching == "static" or in_flight <= 1 else "loaded"
+
+
 def nearest(stats: Iterable[BandStats], hardware: str, kind: str, framework: str, phase: str,
-            features: Mapping[str, float]) -> Band | None:
+            features: Mapping[str, float], load: str | None = None) -> Band | None:
     by_key = _by_family(stats) if isinstance(stats, tuple) else {s.family: s for s in stats}
     for level in LEVELS:
-        found = by_key.get(family_key(level, hardware, kind, framework, phase))
+        key = family_key(level, hardware, kind, framework, phase, load)
+        found = None if key is None else by_key.get(key)
         if found is not None:
             return widen(found, features)
     return None

@@ -147,6 +147,35 @@ def test_band_widening_is_monotone() -> None:
     assert thin.reasons == ("thin_family",)
 
 
+def test_the_nearest_band_is_the_exact_family_at_the_requests_load() -> None:
+    """Level "load" (hardware/framework/phase/load) comes first, without fallback widening; a
+    request without a load (training) skips it; a missing load family falls back to exact."""
+    def stats(family: str, level: str, low: float, high: float) -> serving_band.BandStats:
+        return serving_band.BandStats(family, level, "decode", 40, math.log(low), math.log(high),
+                                      {})
+    pool = (stats("x/y/decode/one-step", "load", 0.95, 1.05),
+            stats("x/y/decode", "exact", 0.8, 1.5), stats("x/*/decode", "hardware", 0.5, 2.0))
+    quiet = serving_band.nearest(pool, "x", "neuron", "y", "decode", {}, "one-step")
+    loaded = serving_band.nearest(pool, "x", "neuron", "y", "decode", {}, "loaded")
+    plain = serving_band.nearest(pool, "x", "neuron", "y", "decode", {})
+    assert quiet is not None and loaded is not None and plain is not None
+    assert (quiet.family, quiet.reasons) == ("x/y/decode/one-step", ())
+    assert (quiet.low_ratio, quiet.high_ratio) == pytest.approx((0.95, 1.05))
+    assert loaded.family == plain.family == "x/y/decode"
+    assert serving_band.load_of("static", 8) == serving_band.load_of("continuous", 1) == "one-step"
+    assert serving_band.load_of("continuous", 2) == "loaded"
+
+
+def test_points_carry_the_load_their_row_shows() -> None:
+    by_id = {c.id: c for c in calibration.cases()}
+    for point in fresh_points():
+        if point.phase == "training":
+            assert point.load is None
+        else:
+            one_step = calibration.shows_one_step(by_id[point.id])
+            assert point.load == ("one-step" if one_step else "loaded")
+
+
 def test_report_covers_every_scored_inference_row() -> None:
     rows = calibration.report()
     assert {row["id"] for row in rows} == {case.id for case in calibration.cases()}

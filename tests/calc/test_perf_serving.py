@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from calc_helpers import error, run, synthetic_model
 
-from calc import data, frameworks, serving
+from calc import data, frameworks, serving, serving_band
 from calc.serving import Efficiency, Workload
 
 EFFICIENCY = Efficiency(decode_memory=0.5, prefill_compute=0.4,
@@ -355,6 +355,26 @@ def test_perf_results_carry_band_and_basis() -> None:
     assert result["basis"] == "modelled" and result["basis_measurement_id"] is None
     keys = [step["key"] for step in result["derivation"]]
     assert "error_band_tpot_s" in keys and keys[-1] == "basis"
+
+
+def test_the_band_follows_the_load_of_the_request() -> None:
+    """One request in flight takes the band of the rows that show one step alone; several in
+    flight take the band of the loaded rows (stored in data/calibration.toml by calibrate.py)."""
+    bands = {b.family: b for b in serving_band.stored()}
+    family = "trainium2/vllm-neuron/decode"
+    assert {f"{family}/one-step", f"{family}/loaded"} <= set(bands)
+    args = {"model": "llama-3.1-8b", "instance": "trn2.48xlarge", "input_len": 1500,
+            "output_len": 250, "framework": "vllm-neuron", "tp": 4}
+    quiet = run("perf", batch=1, **args)
+    busy = run("perf", batch=16, **args)
+    assert quiet["error_band_family"]["tpot_s"] == f"{family}/one-step"
+    assert busy["error_band_family"]["tpot_s"] == f"{family}/loaded"
+    for result in (quiet, busy):
+        low, high = result["error_band"]["tpot_s"]
+        assert low < result["tpot_s"] * 1.0001 and high > result["tpot_s"] * 0.9999
+    stored_width = {k: bands[f"{family}/{k}"].log_high - bands[f"{family}/{k}"].log_low
+                    for k in ("one-step", "loaded")}
+    assert stored_width["one-step"] < stored_width["loaded"]
 
 
 def test_a_published_configuration_is_marked_measured() -> None:
