@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import serving_band, training_speed
+from . import frameworks, serving_band, training_speed
 from .calibration import (
     MIN_FAMILY_POINTS,
     PHASE_FIELDS,
@@ -51,6 +51,19 @@ class Point:
         return self.estimated / self.measured - 1.0
 
 
+def load_of_case(case: Case) -> str | None:
+    """The load level (serving_band.LOADS) a perf request with this row's setup gets: "one-step"
+    when the row shows one step alone (calibration.shows_one_step), "loaded" when several requests
+    share the engine. A static-batch row of a continuous-batching engine above one request has
+    none: perf runs that engine continuously, so no request matches it (it scores the exact
+    family only)."""
+    if not shows_one_step(case):
+        return "loaded"
+    if frameworks.get(case.framework.id).batching == "continuous" and case.batch > 1:
+        return None
+    return "one-step"
+
+
 def _features(case: Case) -> dict[str, float]:
     return {"params": float(case.model.params), "batch": float(case.batch),
             "input_len": float(case.input_len), "output_len": float(case.output_len),
@@ -80,7 +93,7 @@ def cross_validate(rows: Sequence[Case] | None = None,
                                     case.framework.id, phase, estimated[field], measured,
                                     _features(case),
                                     (case.framework.id, case.group) in constants.steps,
-                                    "one-step" if shows_one_step(case) else "loaded"))
+                                    load_of_case(case)))
         for tcase in held_training:
             predicted = training_speed.estimate(tcase, constants.training)
             points.append(Point(tcase.id, source, tcase.instance.chip.id, tcase.instance.kind,

@@ -90,7 +90,8 @@ BOOLS = frozenset({"gated_mlp", "tied_embeddings", "efa", "network_up_to", "sing
 DATES = frozenset({"as_of", "accessed"})
 TEXTS = frozenset({"id", "name", "title", "url", "publisher", "kind", "vendor", "family", "chip",
                    "core", "instance", "model", "region", "unit", "abbr", "en", "ja", "es",
-                   "architecture", "use", "quote", "verdict", "seed"})
+                   "architecture", "use", "quote", "verdict", "seed", "arrivals",
+                   "concurrency_from"})
 # per-dtype figure tables: every value a positive number
 FIGURE_TABLES = frozenset({"dense_tflops", "sparse_tflops", "tensor_dense_tflops",
                            "tensor_sparse_tflops", "clocks_ghz"})

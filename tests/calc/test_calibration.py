@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 from calc_helpers import run
 
-from calc import calibration, calibration_cv, data, serving_band
+from calc import calibration, calibration_cv, data, frameworks, serving_band
 from calc.calibration import Constants
 from calc.calibration_cv import Point
 
@@ -166,14 +166,35 @@ def test_the_nearest_band_is_the_exact_family_at_the_requests_load() -> None:
     assert serving_band.load_of("continuous", 2) == "loaded"
 
 
-def test_points_carry_the_load_their_row_shows() -> None:
+def test_points_carry_the_load_a_perf_request_with_their_setup_gets() -> None:
+    """A point's load is the one perf gives a request with the row's framework and requests in
+    flight (serving_band.load_of on the framework's own batching), except rows perf cannot
+    express: an offered rate or a Little's-law concurrency is loaded, and a static batch of a
+    continuous-batching engine above one request has no load (exact family only)."""
     by_id = {c.id: c for c in calibration.cases()}
+    seen = set()
     for point in fresh_points():
         if point.phase == "training":
             assert point.load is None
+            continue
+        case = by_id[point.id]
+        own = frameworks.get(case.framework.id).batching
+        if case.request_rate_per_s is not None or not case.load_stated:
+            expected: str | None = "loaded"
+        elif own == "continuous" and case.framework.batching == "static" and case.batch > 1:
+            expected = None
         else:
-            one_step = calibration.shows_one_step(by_id[point.id])
-            assert point.load == ("one-step" if one_step else "loaded")
+            in_flight = max(case.replica_loads, default=case.batch)
+            expected = serving_band.load_of(own, in_flight)
+        assert point.load == expected, point.id
+        seen.add(expected)
+    assert seen == {"one-step", "loaded", None}
+    # so a continuous engine's one-step band holds one request in flight only
+    for band in serving_band.stored():
+        if band.level == "load" and band.family.endswith("/one-step"):
+            framework = frameworks.get(band.family.split("/")[1])
+            if framework.batching == "continuous":
+                assert band.ranges["batch"] == (1.0, 1.0), band.family
 
 
 def test_report_covers_every_scored_inference_row() -> None:

@@ -240,6 +240,17 @@ def use_data(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]
     data.reset()
 
 
+def test_typed_markers_must_be_text() -> None:
+    """concurrency_from and arrivals are words, not flags: `true` would otherwise pass the
+    choice check and read as a stated load."""
+    from calc.data_check import check_record
+    row = {"id": "m", "model": "x", "instance": "y", "use": "reference", "sources": ["s"],
+           "concurrency": 3, "concurrency_note": "Little's law", "concurrency_from": True,
+           "arrivals": True}
+    fields = {fault.field for fault in check_record("measurements.toml", "measurement", 0, row)}
+    assert fields == {"concurrency_from", "arrivals"}
+
+
 def test_catalog_covers_every_kind_and_the_clean_data_checks() -> None:
     assert {f.kind for f in FAULTS} == {"syntax", "missing", "duplicate", "reference", "type",
                                         "range"}
