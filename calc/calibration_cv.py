@@ -10,7 +10,7 @@ procedure an estimate uses, from the other sources' points.
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import frameworks, serving_band, training_speed
 from .calibration import (
@@ -169,6 +169,8 @@ class FamilyStats:
     meets_target: bool | None     # None: fewer than MIN_FAMILY_POINTS points
     ratio_q10: float
     ratio_q90: float
+    # per load (serving_band.LOADS) with points: (points, median |error|); empty for training
+    by_load: Mapping[str, tuple[int, float]] = field(default_factory=dict)
 
 
 MEDIAN_TARGET, P90_TARGET = 0.10, 0.25
@@ -209,10 +211,16 @@ def family_stats(points: Sequence[Point]) -> list[FamilyStats]:
         if len(members) >= MIN_FAMILY_POINTS:
             meets = median <= MEDIAN_TARGET and p90 <= P90_TARGET
         ratios = [p.ratio for p in members]
+        by_load = {}
+        for load in serving_band.LOADS:
+            errors_at = [abs(p.error) for p in members if p.load == load]
+            if errors_at:
+                by_load[load] = (len(errors_at), statistics.median(errors_at))
         stats.append(FamilyStats(
             key, members[0].hardware, members[0].framework, members[0].phase, len(members),
             len({p.source for p in members}), median, p90, coverage, meets,
-            quantile(ratios, serving_band.BAND_LOW_Q), quantile(ratios, serving_band.BAND_HIGH_Q)))
+            quantile(ratios, serving_band.BAND_LOW_Q), quantile(ratios, serving_band.BAND_HIGH_Q),
+            by_load))
     return stats
 
 

@@ -91,6 +91,11 @@ def test_stored_families_equal_a_fresh_cross_validation() -> None:
             assert row["coverage"] == pytest.approx(stats.coverage, rel=1e-5)
         expected = {None: "thin", True: "meets", False: "misses"}[stats.meets_target]
         assert row["status"] == expected
+        for load, (count, median) in stats.by_load.items():
+            key = load.replace("-", "_")
+            assert row[f"n_{key}"] == count
+            assert row[f"median_abs_error_{key}"] == pytest.approx(median, rel=1e-5)
+        assert sum(count for count, _ in stats.by_load.values()) <= stats.n
 
 
 def test_stored_bands_equal_fresh_band_statistics() -> None:
