@@ -91,11 +91,19 @@ def test_stored_families_equal_a_fresh_cross_validation() -> None:
             assert row["coverage"] == pytest.approx(stats.coverage, rel=1e-5)
         expected = {None: "thin", True: "meets", False: "misses"}[stats.meets_target]
         assert row["status"] == expected
+        load_keys = {key for key in row if key.startswith(("n_", "median_abs_error_"))
+                     and key not in ("n",)}
+        assert load_keys == {f"{name}_{load.replace('-', '_')}" for load in stats.by_load
+                             for name in ("n", "median_abs_error")}, stats.family
         for load, (count, median) in stats.by_load.items():
             key = load.replace("-", "_")
             assert row[f"n_{key}"] == count
             assert row[f"median_abs_error_{key}"] == pytest.approx(median, rel=1e-5)
-        assert sum(count for count, _ in stats.by_load.values()) <= stats.n
+        # every point is at one load, except training and the static batches of a continuous
+        # engine above one request (calibration_cv.load_of_case)
+        no_load = sum(1 for p in fresh_points()
+                      if calibration_cv.exact_family_of(p) == stats.family and p.load is None)
+        assert sum(count for count, _ in stats.by_load.values()) == stats.n - no_load
 
 
 def test_stored_bands_equal_fresh_band_statistics() -> None:

@@ -3,6 +3,8 @@ alone / under load) from data/calibration.toml, in the page language."""
 
 from __future__ import annotations
 
+import html
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -34,6 +36,12 @@ def test_family_table_shows_the_median_at_each_load(lang: str) -> None:
     line = next(line for line in table.splitlines() if "trainium2" in line and "vllm-neuron" in line
                 and calc.data.i18n(lang, "calibration")["phase"]["decode"] in line)
     assert cell in line
+    # the cell sits under its header
+    head_line = next(x for x in table.splitlines() if "<thead>" in x)
+    headers = [html.unescape(h) for h in re.findall(r"<th>(.*?)</th>", head_line)]
+    cells = re.findall(r"<td>(.*?)</td>", line)
+    assert len(cells) == len(headers)
+    assert cells[headers.index(header)] == cell
     assert int(row["n_one_step"]) + int(row["n_loaded"]) == int(row["n"])
 
 
