@@ -20,6 +20,7 @@ from .calibration import (
     cases,
     estimate,
     fit,
+    resolved,
     shows_one_step,
 )
 
@@ -65,6 +66,8 @@ def load_of_case(case: Case) -> str | None:
 
 
 def _features(case: Case) -> dict[str, float]:
+    """The request's shape as the band's measured ranges compare it; `batch` = requests in flight
+    per replica (an offered-rate row: its Little's-law concurrency, calibration.resolved)."""
     return {"params": float(case.model.params), "batch": float(case.batch),
             "input_len": float(case.input_len), "output_len": float(case.output_len),
             "tp": float(case.tp)}
@@ -91,7 +94,7 @@ def cross_validate(rows: Sequence[Case] | None = None,
                     continue
                 points.append(Point(case.id, source, case.hardware, case.instance.kind,
                                     case.framework.id, phase, estimated[field], measured,
-                                    _features(case),
+                                    _features(resolved(case, constants)),
                                     (case.framework.id, case.group) in constants.steps,
                                     load_of_case(case)))
         for tcase in held_training:

@@ -210,6 +210,20 @@ def test_points_carry_the_load_a_perf_request_with_their_setup_gets() -> None:
                 assert band.ranges["batch"] == (1.0, 1.0), band.family
 
 
+def test_an_offered_rate_point_is_ranged_at_its_requests_in_flight() -> None:
+    """The band's measured range of `batch` compares requests in flight per replica, so a row
+    read from an offered rate counts at its Little's-law concurrency, not at a placeholder."""
+    by_id = {c.id: c for c in calibration.cases()}
+    rated = [p for p in fresh_points() if p.phase != "training"
+             and by_id[p.id].request_rate_per_s is not None]
+    assert rated
+    assert all(by_id[p.id].batch == 1 for p in rated)        # the row's placeholder
+    assert sum(p.features["batch"] > 1 for p in rated) > len(rated) / 2
+    stored = calibration.stored_constants()
+    case = by_id["trn2-vllm-neuron-llama-4-scout-tp64-cb32-rate1.14-1500-250"]
+    assert calibration.resolved(case, stored).batch > 8
+
+
 def test_report_covers_every_scored_inference_row() -> None:
     rows = calibration.report()
     assert {row["id"] for row in rows} == {case.id for case in calibration.cases()}
