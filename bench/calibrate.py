@@ -341,7 +341,7 @@ def write_calibration(points: list[calibration_cv.Point]) -> None:
             "phase": stats.phase, "n": stats.n, "sources": stats.sources,
             "median_abs_error": stats.median_abs_error, "p90_abs_error": stats.p90_abs_error,
             "coverage": stats.coverage, "status": status(stats),
-            **{f"{name}_{load.replace('-', '_')}": value
+            **{serving_band.load_field(name, load): value
                for load, (n, median) in stats.by_load.items()
                for name, value in (("n", n), ("median_abs_error", median))}}))
     for band in calibration_cv.band_stats(points):

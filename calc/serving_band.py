@@ -43,7 +43,7 @@ def family_key(level: str, hardware: str, kind: str, framework: str, phase: str,
                load: str | None = None) -> str | None:
     """The family of a level; None at the load level when there is no load (training)."""
     if level == "load":
-        return None if load is None else f"{hardware}/{framework}/{phase}/{load}"
+        return None if load is None else f"{exact_family(hardware, framework, phase)}/{load}"
     if level == "exact":
         return exact_family(hardware, framework, phase)
     if level == "hardware":
@@ -108,6 +108,12 @@ def widen(stats: BandStats, features: Mapping[str, float]) -> Band:
         reasons.extend(f"outside_range_{name}" for name in beyond)
     return Band(math.exp(centre - factor * half), math.exp(centre + factor * half),
                 stats.family, stats.level, stats.n, tuple(reasons))
+
+
+def load_field(name: str, load: str) -> str:
+    """A per-load field of a [[family]] row in data/calibration.toml: "n_one_step",
+    "median_abs_error_loaded", ..."""
+    return f"{name}_{load.replace('-', '_')}"
 
 
 def load_of(batching: str, in_flight: int) -> str:

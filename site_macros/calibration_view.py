@@ -55,8 +55,8 @@ def _by_load(row: dict[str, Any], lang: str) -> str:
     rows under load (calc.serving_band.LOADS), "–" for a load without rows or for training."""
     parts = []
     for load in calc.serving_band.LOADS:
-        key = load.replace("-", "_")
-        median, count = row.get(f"median_abs_error_{key}"), row.get(f"n_{key}")
+        median = row.get(calc.serving_band.load_field("median_abs_error", load))
+        count = row.get(calc.serving_band.load_field("n", load))
         parts.append("–" if median is None or count is None
                      else f"{formatting.percent(float(median), lang, 1)} ({int(count)})")
     return "–" if all(part == "–" for part in parts) else " / ".join(parts)
