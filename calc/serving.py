@@ -46,8 +46,11 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   wait  = (B − 1)/B · (t_step / 2 + ρ/(1 − ρ) · t_prefill / 2)   (the running step, then queued
           prefills; first order)  +  (C − B) · cycle / B   (waiting for a slot)
   TTFT = t_prefill + wait;  TPOT = (cycle − t_prefill − running wait) / (s_out − 1)
-  open loop with evenly spaced arrivals (Workload.evenly_spaced_rate_per_s; C from Little's law):
-  wait = t_step / 2 (no queued prefills: each ends before the next arrival), the cycle as above
+  open loop with evenly spaced arrivals at a rate r per replica (Workload.evenly_spaced_rate_per_s;
+  C from Little's law): wait = t_step / 2 (no queued prefills: each ends before the next
+  arrival); each arrival's prefill stops the running decodes once, ρ = r · t_prefill:
+  TPOT = min(t_step / (1 − ρ), the TPOT above with the running batch full), e2e = TTFT +
+  (s_out − 1) · TPOT
 """
 
 import math
@@ -469,6 +472,19 @@ class Serving:
     queue_wait_s: float
 
 
+def running_cycle(running: int, prefill_s: float, step_s: float,
+                  out: int) -> tuple[float, float, float]:
+    """Continuous batching, closed loop with `running` requests in the batch: a request's life
+    (cycle = running · t_prefill + (s_out − 1) · t_step), the engine's share of prefill ρ and the
+    wait of a new request for the running step and queued prefills (first order)."""
+    cycle = running * prefill_s + (out - 1) * step_s
+    share = running * prefill_s / cycle
+    wait = (running - 1) / running * (
+        step_s / 2 + share / max(1e-9, 1.0 - share) * prefill_s / 2
+    )
+    return cycle, share, wait
+
+
 def serve(
     model: ModelSpec, instance: InstanceSpec, framework: Framework, efficiency: Efficiency,
     step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
@@ -490,11 +506,7 @@ def serve(
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=1,
                                    input_len=padded_input)
         prefill_s = prefill.time_s(efficiency, step_fixed)
-        cycle = active * prefill_s + (out - 1) * step
-        share = active * prefill_s / cycle
-        wait = (active - 1) / active * (
-            step / 2 + share / max(1e-9, 1.0 - share) * prefill_s / 2
-        )
+        cycle, share, wait = running_cycle(active, prefill_s, step, out)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
         ttft = prefill_s + wait + slot_wait
         tpot = (cycle - prefill_s - wait) / (out - 1) if out > 1 else step
@@ -503,9 +515,19 @@ def serve(
         if work.evenly_spaced_rate_per_s is not None and out > 1:
             # open loop, evenly spaced arrivals (a constant rate): a new request waits for the
             # running step only, not for queued prefills (the previous arrival's prefill ended
-            # 1/rate earlier while rate · t_prefill < 1); the decode cycle stays as above
+            # 1/rate earlier while rate · t_prefill < 1). Every arrival's prefill stops the
+            # running decodes once, so prefills take a share ρ = rate · t_prefill of engine
+            # time and TPOT = t_step / (1 − ρ); at most the saturated TPOT, the closed loop
+            # with the running batch full (beyond it requests queue outside the batch).
+            running = limit if limit is not None else active
+            full_cycle, full_share, full_wait = running_cycle(running, prefill_s, step, out)
+            saturated = (full_cycle - prefill_s - full_wait) / (out - 1)
+            busy = work.evenly_spaced_rate_per_s * prefill_s
+            tpot = min(step / (1.0 - busy), saturated) if busy < 1.0 else saturated
+            share = min(busy, full_share)
             ttft = prefill_s + step / 2
             wait = step / 2
+            e2e = ttft + (out - 1) * tpot
     else:
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
                                    input_len=padded_input)

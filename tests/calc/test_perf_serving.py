@@ -437,4 +437,28 @@ def test_evenly_spaced_arrivals_wait_for_the_running_step_only() -> None:
     assert spaced.queue_wait_s == pytest.approx(spaced.step_s / 2)
     assert spaced.ttft_s == pytest.approx(spaced.prefill_s + spaced.step_s / 2)
     assert spaced.ttft_s < closed.ttft_s
-    assert spaced.tpot_s == pytest.approx(closed.tpot_s)       # the decode cycle is the same
+    # each arrival's prefill stops the running decodes once: ρ = 0.5/s · t_prefill
+    busy = 0.5 * spaced.prefill_s
+    assert 0 < busy < 1
+    assert spaced.tpot_s == pytest.approx(spaced.step_s / (1 - busy))
+    assert spaced.prefill_share == pytest.approx(busy)
+    assert spaced.e2e_s == pytest.approx(spaced.ttft_s + 249 * spaced.tpot_s)
+
+
+def test_evenly_spaced_arrivals_beyond_capacity_run_the_full_batch() -> None:
+    # at a rate whose prefills alone would take all the engine's time, TPOT is the saturated
+    # one: the closed loop with the running batch full (compiled batch 32), hand-computed
+    model, instance = data.model("llama-3.1-8b"), data.instance("trn2.48xlarge")
+    vllm = frameworks.get("vllm-neuron")
+    work = serving.Workload(8, 1500, 250, 32, 4096, evenly_spaced_rate_per_s=1000.0)
+    spaced = serving.serve(model, instance, vllm, EFFICIENCY, 0.01, tp=4, dtype="bf16",
+                           kv_dtype="bf16", work=work)
+    t_pf, t_step = spaced.prefill_s, spaced.step_s
+    cycle = 32 * t_pf + 249 * t_step
+    rho = 32 * t_pf / cycle
+    wait = 31 / 32 * (t_step / 2 + rho / (1 - rho) * t_pf / 2)
+    assert spaced.tpot_s == pytest.approx((cycle - t_pf - wait) / 249)
+    full = serving.serve(model, instance, vllm, EFFICIENCY, 0.01, tp=4, dtype="bf16",
+                         kv_dtype="bf16", work=serving.Workload(32, 1500, 250, 32, 4096))
+    assert spaced.tpot_s == pytest.approx(full.tpot_s)
+    assert spaced.ttft_s == pytest.approx(t_pf + t_step / 2)
