@@ -87,6 +87,7 @@ def cross_validate(rows: Sequence[Case] | None = None,
                         [c for c in training_rows if c.source != source])
         for case in held:
             estimated = estimate(case, constants)
+            features = _features(resolved(case, constants))   # an offered rate: its C in flight
             for phase in ("decode", "prefill", "throughput"):
                 field = PHASE_FIELDS[phase]
                 measured = case.measured(field)
@@ -94,7 +95,7 @@ def cross_validate(rows: Sequence[Case] | None = None,
                     continue
                 points.append(Point(case.id, source, case.hardware, case.instance.kind,
                                     case.framework.id, phase, estimated[field], measured,
-                                    _features(resolved(case, constants)),
+                                    features,
                                     (case.framework.id, case.group) in constants.steps,
                                     load_of_case(case)))
         for tcase in held_training:
@@ -149,13 +150,6 @@ def band_stats(pool: Sequence[Point]) -> list[serving_band.BandStats]:
                 quantile(logs, serving_band.BAND_LOW_Q), quantile(logs, serving_band.BAND_HIGH_Q),
                 ranges))
     return found
-
-
-def band_for(pool: Sequence[Point], hardware: str, kind: str, framework: str, phase: str,
-             features: Mapping[str, float], load: str | None = None
-             ) -> serving_band.Band | None:
-    return serving_band.nearest(band_stats(pool), hardware, kind, framework, phase, features,
-                                load)
 
 
 @dataclass(frozen=True, slots=True)
