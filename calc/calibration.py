@@ -382,8 +382,8 @@ def estimate(case: Case, constants: Constants) -> dict[str, float]:
     result = _serve(resolved(case, constants), constants)
     throughput = result.output_tokens_per_s_per_replica
     if case.request_rate_per_s is not None:
-        full = _serve(replace(case, batch=_running_limit(case), request_rate_per_s=None),
-                      constants)
+        full = _serve(replace(case, batch=_running_limit(case), request_rate_per_s=None,
+                              evenly_spaced_rate_per_s=None), constants)
         throughput = min(case.request_rate_per_s * case.output_len,
                          full.output_tokens_per_s_per_replica)
     return {"ttft_s": result.ttft_s, "tpot_s": result.tpot_s,

@@ -203,7 +203,8 @@ def perf(
               "s")
     if chosen.batching == "continuous":
         steps.add("prefill_share", "C · t_prefill / cycle", served.prefill_share, "")
-        steps.add("queue_wait_s", "(C−1)/C · (t_step/2 + ρ/(1−ρ) · t_prefill/2)",
+        steps.add("queue_wait_s",
+                  "min((C−1)/C · (t_step/2 + ρ/(1−ρ) · t_prefill/2), (C−1) · t_prefill)",
                   served.queue_wait_s, "s")
     ttft = steps.add("ttft_s", "prefill (+ queue wait under continuous batching)", served.ttft_s,
                      "s")

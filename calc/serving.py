@@ -46,11 +46,15 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   wait  = (B − 1)/B · (t_step / 2 + ρ/(1 − ρ) · t_prefill / 2)   (the running step, then queued
           prefills; first order)  +  (C − B) · cycle / B   (waiting for a slot)
   TTFT = t_prefill + wait;  TPOT = (cycle − t_prefill − running wait) / (s_out − 1)
+  (the running wait at most (B − 1) · t_prefill, so that TPOT ≥ t_step at short outputs)
   open loop with evenly spaced arrivals at a rate r per replica (Workload.evenly_spaced_rate_per_s;
   C from Little's law): wait = t_step / 2 (no queued prefills: each ends before the next
   arrival); each arrival's prefill stops the running decodes once, ρ = r · t_prefill:
-  TPOT = min(t_step / (1 − ρ), the TPOT above with the running batch full), e2e = TTFT +
-  (s_out − 1) · TPOT
+  TPOT = t_step / (1 − ρ), at most (and, at ρ ≥ 1, equal to) the saturated TPOT, the TPOT above
+  with the running batch full (compiled batch, else the framework's limit) at that batch's step
+  time; without a limit, ρ ≥ 1 keeps the closed loop at C. ρ reported = min(ρ, the full batch's
+  ρ); e2e = TTFT + (s_out − 1) · TPOT; throughput = C · s_out / e2e. An overloaded rate's
+  queue outside the batch is not modelled: TTFT stays t_prefill + t_step / 2.
 """
 
 import math
@@ -476,13 +480,14 @@ def running_cycle(running: int, prefill_s: float, step_s: float,
                   out: int) -> tuple[float, float, float]:
     """Continuous batching, closed loop with `running` requests in the batch: a request's life
     (cycle = running · t_prefill + (s_out − 1) · t_step), the engine's share of prefill ρ and the
-    wait of a new request for the running step and queued prefills (first order)."""
+    wait of a new request for the running step and queued prefills (first order), at most the
+    other running requests' prefills, so that TPOT stays ≥ t_step (ρ → 1 at short outputs)."""
     cycle = running * prefill_s + (out - 1) * step_s
     share = running * prefill_s / cycle
     wait = (running - 1) / running * (
         step_s / 2 + share / max(1e-9, 1.0 - share) * prefill_s / 2
     )
-    return cycle, share, wait
+    return cycle, share, min(wait, (running - 1) * prefill_s)
 
 
 def serve(
@@ -518,13 +523,25 @@ def serve(
             # 1/rate earlier while rate · t_prefill < 1). Every arrival's prefill stops the
             # running decodes once, so prefills take a share ρ = rate · t_prefill of engine
             # time and TPOT = t_step / (1 − ρ); at most the saturated TPOT, the closed loop
-            # with the running batch full (beyond it requests queue outside the batch).
-            running = limit if limit is not None else active
-            full_cycle, full_share, full_wait = running_cycle(running, prefill_s, step, out)
-            saturated = (full_cycle - prefill_s - full_wait) / (out - 1)
+            # with the running batch full at its own step time (beyond it requests queue
+            # outside the batch; that queue's wait is not modelled). Without a running-batch
+            # limit there is no saturated TPOT: ρ ≥ 1 keeps the closed loop at C above.
             busy = work.evenly_spaced_rate_per_s * prefill_s
-            tpot = min(step / (1.0 - busy), saturated) if busy < 1.0 else saturated
-            share = min(busy, full_share)
+            open_tpot = step / (1.0 - busy) if busy < 1.0 else math.inf
+            if limit is not None:
+                full_step = step
+                full_batch = batch_bucket(limit, framework, work.compiled_batch)
+                if full_batch != padded_batch:
+                    full_step = decode_roofline(
+                        model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
+                        batch=full_batch, context=context).time_s(efficiency, step_fixed)
+                full_cycle, full_share, full_wait = running_cycle(limit, prefill_s,
+                                                                  full_step, out)
+                saturated = (full_cycle - prefill_s - full_wait) / (out - 1)
+                tpot = min(open_tpot, saturated)
+                share = min(busy, full_share)
+            elif busy < 1.0:
+                tpot, share = open_tpot, busy
             ttft = prefill_s + step / 2
             wait = step / 2
             e2e = ttft + (out - 1) * tpot

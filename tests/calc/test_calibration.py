@@ -284,6 +284,20 @@ def test_measurement_fields_reach_the_serving_model() -> None:
     assert not tnx.single_bucket and tnx.evenly_spaced_rate_per_s is None
 
 
+def test_an_evenly_spaced_rate_is_served_up_to_the_closed_loop_capacity() -> None:
+    """An offered rate's throughput is rate × output length up to the capacity: the closed
+    loop with the running batch full, not that batch at the offered rate's open-loop TPOT."""
+    stored = calibration.stored_constants()
+    case = next(c for c in calibration.cases()
+                if c.id == "trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-rate2.46-1500-250")
+    full = calibration._serve(replace(case, batch=32, request_rate_per_s=None,
+                                      evenly_spaced_rate_per_s=None), stored)
+    high = replace(case, request_rate_per_s=100.0, evenly_spaced_rate_per_s=100.0)
+    served = calibration.estimate(high, stored)["output_tokens_per_s"]
+    assert served == pytest.approx(full.output_tokens_per_s_per_replica)
+    assert served < 100.0 * case.output_len
+
+
 def test_the_decode_step_is_fitted_on_rows_that_show_one_step() -> None:
     """Static batches and one request in flight show the step time itself; a row under load
     (several in flight, an offered rate) also depends on the queueing model and only scores."""

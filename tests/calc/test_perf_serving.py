@@ -445,6 +445,64 @@ def test_evenly_spaced_arrivals_wait_for_the_running_step_only() -> None:
     assert spaced.e2e_s == pytest.approx(spaced.ttft_s + 249 * spaced.tpot_s)
 
 
+def _serve(model_id: str, instance_id: str, framework_id: str, tp: int,
+           work: Workload) -> serving.Serving:
+    return serving.serve(data.model(model_id), data.instance(instance_id),
+                         frameworks.get(framework_id), EFFICIENCY, 0.01, tp=tp, dtype="bf16",
+                         kv_dtype="bf16", work=work)
+
+
+def test_evenly_spaced_tpot_is_capped_by_the_full_batch_below_capacity() -> None:
+    # ρ < 1 but t_step / (1 − ρ) above the full batch's TPOT: the full batch's TPOT
+    work = Workload(8, 1500, 250, 32, 4096)
+    probe = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4, work)
+    full = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4,
+                  replace(work, batch=32))
+    rate = 0.99 / probe.prefill_s          # ρ = 0.99: t_step / 0.01 = 100 · t_step
+    spaced = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4,
+                    replace(work, evenly_spaced_rate_per_s=rate))
+    assert 100 * spaced.step_s > full.tpot_s
+    assert spaced.tpot_s == pytest.approx(full.tpot_s)
+    assert spaced.prefill_share == pytest.approx(full.prefill_share)
+
+
+def test_evenly_spaced_cap_uses_the_full_batch_step_without_bucketing() -> None:
+    # vLLM on a GPU pads nothing: the full batch (default limit 256) has its own, slower step
+    work = Workload(4, 1500, 250)
+    spaced = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1,
+                    replace(work, evenly_spaced_rate_per_s=1e6))
+    full = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, replace(work, batch=256))
+    assert full.step_s > spaced.step_s
+    assert spaced.tpot_s == pytest.approx(full.tpot_s)
+
+
+def test_evenly_spaced_without_a_running_limit_has_no_cap() -> None:
+    # vllm-neuron without a compiled batch has no running-batch limit: t_step / (1 − ρ) below
+    # capacity; at ρ ≥ 1 the closed loop at C
+    work = Workload(2, 1500, 250, None, 4096)
+    probe = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4, work)
+    spaced = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4,
+                    replace(work, evenly_spaced_rate_per_s=0.9 / probe.prefill_s))
+    assert spaced.tpot_s == pytest.approx(spaced.step_s / 0.1)
+    over = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4,
+                  replace(work, evenly_spaced_rate_per_s=2.0 / probe.prefill_s))
+    assert over.tpot_s == pytest.approx(probe.tpot_s)
+
+
+def test_a_short_output_closed_loop_keeps_tpot_at_least_one_step() -> None:
+    # 32 running requests, 4,000-token prompts, 2 output tokens: ρ ≈ 1 and the first-order
+    # wait would exceed the cycle; it stops at the other 31 prefills, so TPOT ≥ t_step
+    served = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, Workload(32, 4000, 2))
+    t_pf, t_step = served.prefill_s, served.step_s
+    assert served.queue_wait_s == pytest.approx(31 * t_pf)
+    assert served.ttft_s == pytest.approx(32 * t_pf)
+    assert served.tpot_s == pytest.approx((32 * t_pf + t_step - t_pf - 31 * t_pf) / 1)
+    assert served.tpot_s >= t_step
+    one = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, Workload(8, 4000, 1))
+    assert one.ttft_s == pytest.approx(8 * one.prefill_s)
+    assert math.isfinite(one.e2e_s)
+
+
 def test_evenly_spaced_arrivals_beyond_capacity_run_the_full_batch() -> None:
     # at a rate whose prefills alone would take all the engine's time, TPOT is the saturated
     # one: the closed loop with the running batch full (compiled batch 32), hand-computed
