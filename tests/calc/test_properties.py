@@ -111,6 +111,32 @@ def test_throughput_never_exceeds_bandwidth_or_compute_bounds(
     assert result.prefill_bound in ("compute", "bandwidth")
 
 
+@FAST
+@given(model_id=st.sampled_from(MODELS),
+       setup=st.sampled_from((("p5.48xlarge", "vllm-gpu"), ("p5.48xlarge", "tensorrt-llm"),
+                              ("trn2.48xlarge", "vllm-neuron"), ("inf2.48xlarge", "tgi-neuron"),
+                              ("trn1.32xlarge", "nxd-inference"))),
+       batch=st.integers(1, 512), input_len=st.integers(1, 16384),
+       output_len=st.integers(1, 4096))
+def test_latencies_are_ordered_and_positive_under_any_load(
+    model_id: str, setup: tuple[str, str], batch: int, input_len: int, output_len: int
+) -> None:
+    """A request's wait is part of its TTFT, its TTFT part of its life, and a token never takes
+    less than one decode step, at any batch and length (short outputs included)."""
+    instance_id, framework = setup
+    try:
+        result = perf(data.model(model_id), data.instance(instance_id), dtype="bf16",
+                      kv_dtype=None, batch=batch, input_len=input_len, output_len=output_len,
+                      tp=None, framework=framework)
+    except CalcError:
+        return  # e.g. the model does not fit, or the framework does not serve it here
+    step = next(s["value"] for s in result.derivation if s["key"] == "decode_step_s")
+    assert 0 <= result.queue_wait_s < result.ttft_s
+    assert result.ttft_s <= result.e2e_s * (1 + 1e-9)
+    assert result.tpot_s >= step * (1 - 1e-9)
+    assert math.isfinite(result.e2e_s) and result.output_tokens_per_s > 0
+
+
 junk = st.one_of(
     st.none(), st.booleans(), st.integers(-10**20, 10**20),
     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12),
