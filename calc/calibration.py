@@ -239,6 +239,9 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             # unlimited offered load (all requests at once): the running batch is full, up to
             # the framework's limit and the requests whose KV fits in memory; TTFT then
             # depends on the backlog the source does not give, so it is not scored
+            running = _optional_int(raw.get("max_running_batch"))
+            if running is not None:     # the source's tool sets the server's limit
+                framework = replace(framework, default_max_batch=running)
             batch = _optional_int(raw.get("compiled_batch")) or framework.default_max_batch
             if batch is not None and framework.batching == "continuous":
                 batch = max(1, min(batch, _requests_in_memory(raw, dtype)))

@@ -490,6 +490,13 @@ def running_cycle(running: int, prefill_s: float, step_s: float,
     return cycle, share, min(wait, (running - 1) * prefill_s)
 
 
+def closed_loop_tpot(cycle: float, prefill_s: float, wait: float, step_s: float,
+                     out: int) -> float:
+    """TPOT of the closed loop of running_cycle: the request's life after its first token,
+    (cycle − t_prefill − wait) / (s_out − 1); one output token: the decode step."""
+    return (cycle - prefill_s - wait) / (out - 1) if out > 1 else step_s
+
+
 def serve(
     model: ModelSpec, instance: InstanceSpec, framework: Framework, efficiency: Efficiency,
     step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
@@ -514,7 +521,7 @@ def serve(
         cycle, share, wait = running_cycle(active, prefill_s, step, out)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
         ttft = prefill_s + wait + slot_wait
-        tpot = (cycle - prefill_s - wait) / (out - 1) if out > 1 else step
+        tpot = closed_loop_tpot(cycle, prefill_s, wait, step, out)
         e2e = cycle + slot_wait
         wait += slot_wait
         if work.evenly_spaced_rate_per_s is not None and out > 1:
@@ -537,7 +544,7 @@ def serve(
                         batch=full_batch, context=context).time_s(efficiency, step_fixed)
                 full_cycle, full_share, full_wait = running_cycle(limit, prefill_s,
                                                                   full_step, out)
-                saturated = (full_cycle - prefill_s - full_wait) / (out - 1)
+                saturated = closed_loop_tpot(full_cycle, prefill_s, full_wait, full_step, out)
                 tpot = min(open_tpot, saturated)
                 share = min(busy, full_share)
             elif busy < 1.0:

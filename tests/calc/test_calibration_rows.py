@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from calc import calibration, data, memory
+from calc import calibration, data, frameworks, memory
 
 # Llama 3.1 70B: 80 layers, 8 KV heads of 128; one request of 128 + 2048 tokens at FP8 KV
 # (1 byte): 80 · 8 · 128 · 2 (K and V) · 1 · 2176 = 356,515,840 bytes on one GPU (TP 1)
@@ -38,16 +38,23 @@ def test_requests_in_kv_memory_by_hand() -> None:
 
 
 def test_a_saturated_row_runs_only_the_requests_whose_kv_fits() -> None:
-    # trtllm-bench max throughput, all requests queued at once: without the memory limit the
-    # running batch would be the framework's 256
+    # trtllm-bench max throughput, all requests queued at once: trtllm-bench sets the engine's
+    # max batch from the requests whose KV fits (at most 4096, the row's max_running_batch), so
+    # the running batch is what memory holds, not the framework default of 256 the calculators
+    # assume for a server without a stated limit
+    assert frameworks.get("tensorrt-llm").default_max_batch == 256
     case = _case("gpu-trtllm017-llama-3.1-70b-h100-tp1-fp8-maxload-128-2048")
-    assert case.kv_dtype == "fp8" and case.framework.default_max_batch == 256
+    assert case.kv_dtype == "fp8" and case.framework.default_max_batch == 4096
     assert case.batch == memory.sequences_in_kv_memory(
         case.model, case.instance, dtype="fp8", kv_dtype="fp8", seq_len=128 + 2048, tp=1)
     assert case.batch < 256
-    # a small model on the same GPU: memory holds more than 256 requests, the limit is 256
+    # a small model on the same GPU: memory holds more than 256 requests, and all of them run
     small = _case("gpu-trtllm017-llama-3.1-8b-h100-tp1-fp8-maxload-128-2048")
-    assert small.batch == 256
+    held = memory.sequences_in_kv_memory(small.model, small.instance, dtype="fp8",
+                                         kv_dtype="fp8", seq_len=128 + 2048, tp=1)
+    assert 256 < held < 4096 and small.batch == held
+    raw = next(r for r in data.records("measurements") if r["id"] == small.id)
+    assert raw["max_running_batch"] == 4096 and "tuning.py" in raw["max_running_batch_note"]
 
 
 def test_an_open_loop_rows_throughput_is_the_offered_load_and_is_not_scored() -> None:

@@ -133,6 +133,23 @@ def test_collective_bandwidth_grows_with_batch_times_hidden() -> None:
     assert roof.collective_bandwidth_s == pytest.approx(expected)
 
 
+def test_nvlink_all_reduce_bandwidth_on_h100_and_h200() -> None:
+    # H100 / H200 SXM: 18 NVLink 4 links, 900 GB/s both directions together (NVIDIA's MLPerf
+    # Inference v4.1 system descriptions) = 450 GB/s per direction, what a ring all-reduce sends
+    model = data.model("llama-3.1-70b")            # 80 layers, hidden 8192
+    link = 450e9
+    # 2 all-reduces × 80 layers × 2·(4−1)/4 × 1,000 tokens × 8192 × 2 bytes / link
+    expected = 2 * 80 * 2 * 3 / 4 * 1000 * 8192 * 2 / link
+    for instance_id in ("p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge"):
+        instance = data.instance(instance_id)
+        assert serving.link_bytes_per_s(instance) == link
+        assert serving.collective_bandwidth_s(model, instance, 4, 1000) == pytest.approx(expected)
+    # one GPU, or a GPU instance without a published figure: no bandwidth term
+    assert serving.collective_bandwidth_s(model, data.instance("p5.48xlarge"), 1, 1000) == 0.0
+    assert serving.link_bytes_per_s(data.instance("p4d.24xlarge")) is None
+    assert serving.collective_bandwidth_s(model, data.instance("p4d.24xlarge"), 4, 1000) == 0.0
+
+
 def test_ttft_at_batch_1_is_not_free() -> None:
     result = run("perf", model="llama-3.1-8b", instance="trn1.32xlarge", batch=1, input_len=1,
                  output_len=2, tp=32, framework="transformers-neuronx")

@@ -30,7 +30,7 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "params_published", "active_params_published",
             # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
             "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
-            "output_len_requested"}
+            "output_len_requested", "max_running_batch"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:
