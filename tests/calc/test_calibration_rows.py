@@ -48,13 +48,28 @@ def test_a_saturated_row_runs_only_the_requests_whose_kv_fits() -> None:
     assert case.batch == memory.sequences_in_kv_memory(
         case.model, case.instance, dtype="fp8", kv_dtype="fp8", seq_len=128 + 2048, tp=1)
     assert case.batch < 256
-    # a small model on the same GPU: memory holds more than 256 requests, and all of them run
+    # a small model on the same GPU: memory holds more than 256 requests, and all of them run.
+    # Llama 3.1 8B: 32 layers, 8 KV heads of 128; 128 + 2048 tokens at FP8 KV (1 byte)
     small = _case("gpu-trtllm017-llama-3.1-8b-h100-tp1-fp8-maxload-128-2048")
-    held = memory.sequences_in_kv_memory(small.model, small.instance, dtype="fp8",
-                                         kv_dtype="fp8", seq_len=128 + 2048, tp=1)
+    assert (small.model.layers, small.model.kv_heads, small.model.head_dim) == (32, 8, 128)
+    weights = memory.footprint(small.model, small.instance.chip, dtype="fp8", kv_dtype="fp8",
+                               batch=1, seq_len=2176, tp=1)
+    free = (small.instance.chip.usable_memory_per_core_bytes - weights.weights_per_core_bytes
+            - small.instance.chip.runtime_overhead_per_core_bytes)
+    held = free // (32 * 8 * 128 * 2 * 1 * 2176)
     assert 256 < held < 4096 and small.batch == held
     raw = next(r for r in data.records("measurements") if r["id"] == small.id)
     assert raw["max_running_batch"] == 4096 and "tuning.py" in raw["max_running_batch_note"]
+
+
+def test_a_saturated_row_without_a_stated_limit_keeps_the_framework_default() -> None:
+    # TensorRT-LLM 0.14 online serving at an infinite rate (the Triton backend; the page gives
+    # no max batch): the running batch is the framework default 256, which memory can hold
+    case = _case("gpu-trtllm014-llama-3.1-8b-h100-tp1-qpsinf-467-256")
+    assert case.framework.default_max_batch == 256 and case.batch == 256
+    assert memory.sequences_in_kv_memory(case.model, case.instance, dtype=case.dtype,
+                                         kv_dtype=case.kv_dtype, seq_len=467 + 256,
+                                         tp=1) > 256
 
 
 def test_an_open_loop_rows_throughput_is_the_offered_load_and_is_not_scored() -> None:

@@ -136,7 +136,8 @@ def test_collective_bandwidth_grows_with_batch_times_hidden() -> None:
 def test_nvlink_all_reduce_bandwidth_on_h100_and_h200() -> None:
     # H100 / H200 SXM: 18 NVLink 4 links, 900 GB/s both directions together (NVIDIA's MLPerf
     # Inference v4.1 system descriptions) = 450 GB/s per direction, what a ring all-reduce sends
-    model = data.model("llama-3.1-70b")            # 80 layers, hidden 8192
+    model = data.model("llama-3.1-70b")
+    assert (model.layers, model.hidden) == (80, 8192)
     link = 450e9
     # 2 all-reduces × 80 layers × 2·(4−1)/4 × 1,000 tokens × 8192 × 2 bytes / link
     expected = 2 * 80 * 2 * 3 / 4 * 1000 * 8192 * 2 / link

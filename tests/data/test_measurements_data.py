@@ -114,10 +114,16 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert meas["latency_stat"] in {"mean", "p50"}
     if "mfu" in meas:
         assert 0 < meas["mfu"] < 1
-    for field in ("concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp"):
+    for field in ("concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
+                  "max_running_batch"):
         if field in meas:
             assert isinstance(meas[field], int) and not isinstance(meas[field], bool)
             assert meas[field] > 0, field
+    if "max_running_batch" in meas:
+        # the limit a benchmark tool set on a saturated row (all requests queued at once): a
+        # row with a batch, a stated load or an offered rate would not use it
+        assert meas["mode"] == "serving" and meas.get("max_running_batch_note", "").strip()
+        assert not {"batch", "concurrency", "offered_request_throughput_per_s"} & meas.keys()
     if "offered_request_throughput_per_s" in meas:
         rate = meas["offered_request_throughput_per_s"]
         assert isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0
