@@ -251,7 +251,14 @@ below 16 MB at t <= 2, 1 MB at t <= 4, 0.5 MB above; two-shot, 2 steps and 2(t -
 8 MB workspace; NCCL beyond), applied to every GPU framework for want of a framework in the
 roofline: H100 decode 12.5/50.7 %, throughput 13.4/33.3 %, but prefill 20.4/41.0 % and H200
 prefill 21.4/41.2 %, the A100 FasterTransformer rows (NCCL only) 15.8/18.6 % decode, 58.8/80.3 %
-prefill, the GPU group's hop latency refitted to 0, coverage 71.9 %. Also not kept: counting the fitted
+prefill, the GPU group's hop latency refitted to 0, coverage 71.9 %; the same choice for the
+custom-all-reduce frameworks only (TensorRT-LLM, vLLM, SGLang on GPU; FasterTransformer keeps
+NCCL): H100 decode 19.8/51.7 -> 9.0/41.4 %, H200 decode 24.1/43.2 -> 12.2/29.2 %, throughput
+15.0/35.1 -> 14.5/33.9 % (H100) and 15.0/38.4 -> 14.5/35.6 % (H200), but prefill 17.0/40.9 ->
+22.4/43.2 % (H100) and 17.5/41.2 -> 25.4/44.9 % (H200), coverage 73.0 -> 71.0 % (H200
+throughput 39.2 %), the TensorRT-LLM hop latency refitted 7.0 -> 22.7 us (one c_hop for one-shot
+and ring steps alike) and the GPU group's to 0, which still breaks the FasterTransformer TP2
+prefill (58.8 %): a next try wants a latency per algorithm. Also not kept: counting the fitted
 per-request prefill latency as request handling outside the engine (API server, tokenizer),
 which does not stop the running decodes: Inf2 vLLM throughput 6.1 -> 29.1 % median, Trn1 vLLM
 throughput 9.5/52.5 -> 32.4/90.1 %. Looked at, not modelled (the benchmark protocols, for a
