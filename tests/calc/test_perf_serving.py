@@ -134,8 +134,8 @@ def test_collective_bandwidth_grows_with_batch_times_hidden() -> None:
 
 
 def test_nvlink_all_reduce_bandwidth_on_h100_and_h200() -> None:
-    # H100 / H200 SXM: 18 NVLink 4 links, 900 GB/s both directions together (NVIDIA's MLPerf
-    # Inference v4.1 system descriptions) = 450 GB/s per direction, what a ring all-reduce sends
+    # H100 / H200 SXM: 18 NVLink 4 links, 900 GB/s bidirectional per GPU (NVIDIA's Hopper
+    # architecture page) = 450 GB/s per direction, what a ring all-reduce sends
     model = data.model("llama-3.1-70b")
     assert (model.layers, model.hidden) == (80, 8192)
     link = 450e9
