@@ -477,7 +477,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
     for _ in range(ALTERNATIONS):
         expert_column = 2 + len(names)   # the routed experts' ideal streaming time (GPU)
         matmul_column = 3 + len(names)   # the routed experts' matmul instructions (NxD)
-        columns: list[list[float]] = [[] for _ in range(4 + len(names))]
+        custom_column = 4 + len(names)   # the framework's own NVLink all-reduce steps (GPU)
+        columns: list[list[float]] = [[] for _ in range(5 + len(names))]
         target: list[float] = []
         weights: list[float] = []
         scale = efficiency.decode_memory / efficiency.prefill_compute
@@ -498,6 +499,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 row[1] += share * roof.collective_hops
                 row[expert_column] += share * roof.expert_stream_s
                 row[matmul_column] += share * roof.expert_matmuls * serving.SECONDS_PER_NS
+                row[custom_column] += share * roof.custom_allreduce_steps
             for index, name in enumerate(names):
                 row[2 + index] = 1.0 if case.framework.id == name else 0.0
             for index, value in enumerate(row):
@@ -510,6 +512,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
         if full and len(decode_rows) >= 2:
             expert_terms = [column for column in (expert_column, matmul_column)
                             if any(value > 0 for value in columns[column])]
+            if use_hops and any(value > 0 for value in columns[custom_column]):
+                expert_terms.append(custom_column)
             chosen = [0] + ([1] if use_hops else []) + (
                 [2 + i for i in range(len(names))] if use_names else []) + expert_terms
             solution = weighted_nnls([columns[i] for i in chosen], target, weights)
@@ -527,7 +531,9 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 decode_expert_matmul_ns=_round(coefficient.get(matmul_column, 0.0)),
                 decode_memory=_round(min(1.0, 1.0 / inverse_eta)),
                 collective_hop_latency_s=_round(coefficient.get(1,
-                                                efficiency.collective_hop_latency_s)))
+                                                efficiency.collective_hop_latency_s)),
+                custom_allreduce_step_s=_round(coefficient.get(
+                    custom_column, efficiency.custom_allreduce_step_s)))
             if use_names:
                 steps = {name: _round(coefficient[2 + i]) for i, name in enumerate(names)}
         if not use_names:
@@ -536,7 +542,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                     (t - columns[0][k] / efficiency.decode_memory
                      - columns[1][k] * efficiency.collective_hop_latency_s
                      - columns[expert_column][k] * efficiency.decode_expert_extra
-                     - columns[matmul_column][k] * efficiency.decode_expert_matmul_ns, weights[k])
+                     - columns[matmul_column][k] * efficiency.decode_expert_matmul_ns
+                     - columns[custom_column][k] * efficiency.custom_allreduce_step_s, weights[k])
                     for k, t in enumerate(target) if columns[2 + names.index(name)][k] == 1.0
                 ]
                 total = sum(w for _, w in residuals)

@@ -30,6 +30,7 @@ class Framework:
     default_recompute: str
     sdk_note: str
     default_max_batch: int | None = None
+    allreduce: str = "ring"          # calc.collectives.ALGORITHMS: the tensor-parallel all-reduce
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -59,6 +60,7 @@ def all_frameworks() -> dict[str, Framework]:
             sdk_note=str(raw.get("sdk_note", "")),
             default_max_batch=int(raw["default_max_batch"]) if "default_max_batch" in raw
             else None,
+            allreduce=str(raw.get("allreduce", "ring")),
         )
     return found
 

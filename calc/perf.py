@@ -87,6 +87,15 @@ class PerfResult:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+# the prefill's all-reduce as the framework runs it (calc/collectives.py), 2 per layer
+COLLECTIVE_FORMULAS = {
+    "none": "0 (t = 1)",
+    "ring": "2 · L · (2·ceil(log2 t) · c_hop + 2(t−1)/t · tokens · h · 2 B / link)",
+    "one-shot": "2 · L · (c_custom + (t−1) · tokens · h · 2 B / link)  [one-shot]",
+    "two-stage": "2 · L · (2 · c_custom + 2(t−1)/t · tokens · h · 2 B / link)  [two-stage]",
+}
+
+
 def _bandwidth_per_core(instance: InstanceSpec) -> float:
     bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
     if bandwidth is None or bandwidth <= 0:
@@ -167,9 +176,10 @@ def perf(
               prefill.compute_s / efficiency.prefill_compute, "s")
     steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
               prefill.memory_s / efficiency.decode_memory, "s")
-    steps.add("collective_s",
-              "2 · L · (2·ceil(log2 t) · c_hop + 2(t−1)/t · tokens · h · 2 B / link)",
+    steps.add("collective_s", COLLECTIVE_FORMULAS[serving.layer_all_reduce(
+                  model, instance, tp_degree, prefill.tokens, chosen.allreduce).algorithm],
               prefill.collective_hops * efficiency.collective_hop_latency_s
+              + prefill.custom_allreduce_steps * efficiency.custom_allreduce_step_s
               + prefill.collective_bandwidth_s, "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")

@@ -60,7 +60,7 @@ B = min(C, compiled batch) run and the rest wait for a slot:
 import math
 from dataclasses import dataclass
 
-from . import data, dtypes, kv, memory, model_shape
+from . import collectives, data, dtypes, kv, memory, model_shape
 from .errors import CalcError
 from .flops import peak_flops_per_core
 from .frameworks import Framework, all_frameworks
@@ -102,6 +102,7 @@ class Efficiency:
     prefill_expert_s_per_gb: float = 0.0  # prefill time per GB of MoE expert-block traffic
     decode_expert_extra: float = 0.0  # decode: extra time of routed-expert weights, × their ideal
     decode_expert_matmul_ns: float = 0.0  # decode (NxD): ns per routed-expert matmul instruction
+    custom_allreduce_step_s: float = 0.0  # latency per step of a framework's NVLink all-reduce
 
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
@@ -133,6 +134,7 @@ EFFICIENCY_ASSUMPTIONS: tuple[tuple[str, str], ...] = (
     ("prefill_expert_s_per_gb", "prefill_expert_s_per_gb"),
     ("decode_expert_extra", "decode_expert_extra"),
     ("decode_expert_matmul_ns", "decode_expert_matmul_ns"),
+    ("custom_allreduce_step_s", "custom_allreduce_step_s"),
 )
 REQUIRED_ASSUMPTIONS = 4
 
@@ -175,8 +177,8 @@ def step_fixed_s(framework: Framework, group: str) -> tuple[float, str, bool]:
 
 
 def allreduce_steps(tp: int) -> int:
-    """Latency steps of one small-message all-reduce over t ranks: 2·ceil(log2 t)."""
-    return 2 * (tp - 1).bit_length()
+    """Latency steps of one small-message ring all-reduce over t ranks: 2·ceil(log2 t)."""
+    return collectives.ring_steps(tp)
 
 
 def link_bytes_per_s(instance: InstanceSpec) -> float | None:
@@ -191,14 +193,29 @@ def link_bytes_per_s(instance: InstanceSpec) -> float | None:
     return None
 
 
+def has_nvlink(instance: InstanceSpec) -> bool:
+    """The GPUs are joined by NVLink (the instance record's interconnect says so): the custom
+    all-reduce kernels of TensorRT-LLM and vLLM need it above two GPUs."""
+    raw = data.record("instances", instance.id) or {}
+    return str(raw.get("interconnect", "")).startswith("NVLink")
+
+
+def layer_all_reduce(model: ModelSpec, instance: InstanceSpec, tp: int, tokens: int,
+                     algorithm: str = collectives.RING) -> collectives.AllReduce:
+    """One of the per-layer all-reduces of `tokens` tokens' activations (tokens · h · 2 B)."""
+    message = tokens * model.hidden * ACTIVATION_BYTES
+    return collectives.all_reduce(algorithm, tp, message, nvlink=has_nvlink(instance))
+
+
 def collective_bandwidth_s(model: ModelSpec, instance: InstanceSpec, tp: int,
-                           tokens: int) -> float:
-    """Bandwidth term of the per-layer all-reduces: 2 · L · 2·(t−1)/t · tokens · h · 2 B / link."""
+                           tokens: int, algorithm: str = collectives.RING) -> float:
+    """Bandwidth term of the per-layer all-reduces: 2 · L · bytes per chip / link (ring:
+    2·(t−1)/t · tokens · h · 2 B; one-shot: (t − 1) · tokens · h · 2 B)."""
     link = link_bytes_per_s(instance)
     if tp <= 1 or link is None or link <= 0:
         return 0.0
-    message = tokens * model.hidden * ACTIVATION_BYTES
-    return ALL_REDUCES_PER_LAYER * model.layers * 2 * (tp - 1) / tp * message / link
+    one = layer_all_reduce(model, instance, tp, tokens, algorithm)
+    return ALL_REDUCES_PER_LAYER * model.layers * one.bytes_per_chip / link
 
 
 def experts_touched(experts: int, active: int, tokens: int) -> float:
@@ -362,6 +379,7 @@ class Roofline:
     compute_s: float
     collective_hops: int
     collective_bandwidth_s: float = 0.0
+    custom_allreduce_steps: int = 0  # the framework's own NVLink all-reduce steps (c_custom)
     is_prefill: bool = False
     tokens: int = 0
     expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
@@ -387,6 +405,7 @@ class Roofline:
             max(self.memory_s / efficiency.decode_memory,
                 self.compute_s / self.compute_efficiency(efficiency))
             + self.collective_hops * efficiency.collective_hop_latency_s
+            + self.custom_allreduce_steps * efficiency.custom_allreduce_step_s
             + self.collective_bandwidth_s
             + fixed
         )
@@ -399,7 +418,7 @@ class Roofline:
 
 def decode_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, kv_dtype: str,
-    batch: int, context: int,
+    batch: int, context: int, allreduce: str = collectives.RING,
 ) -> Roofline:
     """One decode step of `batch` sequences (already padded) at KV length `context`. On Neuron
     (NxD's MoE layer) the routed experts are loaded as nxd_experts_loaded says and their cost
@@ -413,18 +432,21 @@ def decode_roofline(
     _, peak = peak_flops_per_core(instance, dtype)
     attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
     linear = 2 * padded_active_params(model, tp) * batch
+    reduce = layer_all_reduce(model, instance, tp, batch, allreduce)
     return Roofline(
         memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
-        collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
-        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, batch),
+        collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
+        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, batch, allreduce),
+        custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
         expert_stream_s=0.0 if matmuls else expert_bytes / tp / _bandwidth_per_core(instance),
         expert_matmuls=matmuls,
     )
 
 
 def prefill_roofline(
-    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int
+    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int,
+    allreduce: str = collectives.RING,
 ) -> Roofline:
     """Prefill of `batch` prompts of `input_len` tokens (already padded), causal attention
     counted over the full square as the compiled graphs run it."""
@@ -434,11 +456,13 @@ def prefill_roofline(
     linear = 2 * padded_active_params(model, tp) * tokens
     attention = (4 * attention_token_layers(model, input_len) * attention_width(model, tp)
                  * input_len * batch)
+    reduce = layer_all_reduce(model, instance, tp, tokens, allreduce)
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
-        collective_hops=ALL_REDUCES_PER_LAYER * model.layers * allreduce_steps(tp),
-        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens),
+        collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
+        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens, allreduce),
+        custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
         is_prefill=True,
         tokens=tokens,
         expert_block_gb=expert_block_gb(model, tp, dtype, tokens)
@@ -512,11 +536,11 @@ def serve(
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len,
                          work.single_bucket)
     decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
-                             batch=padded_batch, context=context)
+                             batch=padded_batch, context=context, allreduce=framework.allreduce)
     step = decode.time_s(efficiency, step_fixed)
     if framework.batching == "continuous":
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=1,
-                                   input_len=padded_input)
+                                   input_len=padded_input, allreduce=framework.allreduce)
         prefill_s = prefill.time_s(efficiency, step_fixed)
         cycle, share, wait = running_cycle(active, prefill_s, step, out)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
@@ -541,7 +565,8 @@ def serve(
                 if full_batch != padded_batch:
                     full_step = decode_roofline(
                         model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
-                        batch=full_batch, context=context).time_s(efficiency, step_fixed)
+                        batch=full_batch, context=context,
+                        allreduce=framework.allreduce).time_s(efficiency, step_fixed)
                 full_cycle, full_share, full_wait = running_cycle(limit, prefill_s,
                                                                   full_step, out)
                 saturated = closed_loop_tpot(full_cycle, prefill_s, full_wait, full_step, out)
@@ -554,7 +579,7 @@ def serve(
             e2e = ttft + (out - 1) * tpot
     else:
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
-                                   input_len=padded_input)
+                                   input_len=padded_input, allreduce=framework.allreduce)
         prefill_s = prefill.time_s(efficiency, step_fixed)
         share, wait = 0.0, 0.0
         ttft, tpot = prefill_s, step
