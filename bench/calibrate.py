@@ -291,7 +291,12 @@ the thin A100 FasterTransformer rows (2 points each) decode 5.8/7.3 -> 16.8/19.8
 16.1/23.6 -> 20.0/35.5 % through the pooled GPU constants (c_hop 2.9 us -> 0, c_custom 55 us);
 coverage 73.0 -> 72.5 %. TensorRT-LLM's own set: c_hop 7.0 -> 8.1 us, c_custom 34 us per step,
 more than the kernels' own latency: with TP 1, 2 and 4 rows only, it also carries what a
-tensor-parallel layer costs beyond its roofline. Every Neuron family is unchanged.
+tensor-parallel layer costs beyond its roofline. Every Neuron family is unchanged. vLLM and
+SGLang on GPU have no rows: they run the pooled GPU set, whose c_custom (55 us) is fitted on the
+TensorRT-LLM rows with c_hop held near 0 by the FasterTransformer rows, so their estimates at
+t > 1 rose (p5, batch 1, 1,024 in / 256 out: Llama-3.1-70B TPOT at t = 8 10.6 -> 16.6 ms, at
+t = 4 14.9 -> 21.9 ms; Llama-3.1-8B at t = 2 5.3 -> 8.4 ms); TensorRT-LLM's own set moved them
+less (70B t = 8 14.5 -> 13.3 ms, 8B t = 2 5.8 -> 7.1 ms). Nothing scores them yet.
 Then the TGI-on-Neuron rows' sequence buckets (data only): optimum-neuron's transformers-neuronx
 backend compiles a model for a batch above 1 with continuous batching and n_positions =
 context_length_estimate = [sequence_length] (optimum/neuron/modeling_decoder.py from 8f3e96a2,

@@ -8,9 +8,11 @@ refitted on the other sources, then it is predicted).
 
 fit(rows) per hardware group (serving.GROUPS), in two alternations:
   1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · max(t_mem, t_comp·η_m/η_c)
-     + x₂ · hops + x₃ · t_expert + x₄ · n_mm + Σ_f s_f · [framework f] — weighted least
-     squares (weights 1/TPOT²: relative error), negative coefficients dropped and refitted;
-     η_mem = 1/x₁, c_hop = x₂, x_expert = x₃ (GPU: t_expert = routed-expert bytes per core /
+     + x₂ · hops + x₃ · t_expert + x₄ · n_mm + x₅ · custom steps + Σ_f s_f · [framework f] —
+     weighted least squares (weights 1/TPOT²: relative error), negative coefficients dropped
+     and refitted; η_mem = 1/x₁, c_hop = x₂ (ring / NCCL steps), c_custom = x₅ (the steps of
+     a framework's own NVLink all-reduce, calc/collectives.py; fitted only where some row has
+     them, else kept), x_expert = x₃ (GPU: t_expert = routed-expert bytes per core /
      peak bandwidth, the experts' extra streaming time), t_mm = x₄ in ns (Neuron: n_mm = the routed
      experts' matmul instructions per core, serving.expert_matmuls_per_core); both 0 for dense
      rows; s_f = the framework's per-step fixed cost in this group;

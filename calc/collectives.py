@@ -4,18 +4,30 @@ takes, how many latency steps it pays and how many bytes each chip sends over it
 Algorithms (data/frameworks.toml `allreduce`):
   ring         — the collective library's all-reduce (Neuron collectives, NCCL):
                  2·ceil(log2 t) latency steps of c_hop, 2(t − 1)/t · M bytes per chip.
-  trtllm-auto  — TensorRT-LLM's AUTO strategy (AllreducePlugin::selectImplementation,
-                 cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp; the same rule in
-                 cpp/tensorrt_llm/thop/allreduceOp.cpp): on NVLink, a message within the
-                 workspace (16 MB at t ≤ 2, else 8 MB) goes one-shot when t ≤ 2, when
-                 M < 1 MB at t ≤ 4, when M < 0.5 MB above; otherwise NCCL (two-shot is
-                 disabled: "TODO: remove this WAR after … bug/4718747"). Without NVLink: NCCL.
+  trtllm-auto  — TensorRT-LLM's AUTO strategy of its TensorRT engines
+                 (AllreducePlugin::selectImplementation, cpp/tensorrt_llm/plugins/ncclPlugin/
+                 allreducePlugin.cpp, as stored for the 0.1x releases after the two-shot
+                 workaround): on NVLink, a message within the workspace (16 MB at t ≤ 2, else
+                 8 MB) goes one-shot when t ≤ 2, when M < 1 MB at t ≤ 4, when M < 0.5 MB above;
+                 otherwise NCCL (two-shot is disabled: "TODO: remove this WAR after …
+                 bug/4718747"). Without NVLink: NCCL. Not every release ran it: before the
+                 workaround mid-size messages went two-shot (and custom all-reduce was an
+                 opt-in build flag, --use_custom_all_reduce); the 1.0 PyTorch backend picks
+                 its own (a min-latency kernel at t ≤ 2 or up to 128 tokens, else NCCL). calc
+                 applies this one rule to every TensorRT-LLM estimate.
   vllm-custom  — vLLM's custom all-reduce (csrc/custom_all_reduce.cuh CustomAllreduce::
                  allreduce; vllm/distributed/device_communicators/custom_all_reduce.py
                  max_size 8 MiB; SGLang runs the same kernels): t ∈ {2, 4, 6, 8} and
-                 M < 8 MiB; t = 2 one-stage; on NVLink one-stage when M < 512 KiB at t ≤ 4
-                 or M < 256 KiB at t ≤ 8, else two-stage; otherwise (no NVLink above t = 2,
-                 or a larger message) NCCL.
+                 M < 8 MiB; t = 2 one-stage; one-stage when M < 512 KiB at t ≤ 4 or M < 256 KiB
+                 at t ≤ 8, else two-stage; a larger message goes to NCCL. vLLM needs every GPU
+                 pair on NVLink above two GPUs and a working peer-to-peer path at two, which
+                 calc cannot know for a PCIe machine: without NVLink it assumes NCCL. Newer
+                 releases with symmetric memory on (VLLM_ALLREDUCE_USE_SYMM_MEM) cap the custom
+                 path lower on H100 and send larger messages to PyTorch's symmetric-memory
+                 all-reduce, which calc counts as NCCL.
+calc reads NVLink from the instance record's interconnect and takes it as every GPU pair linked:
+true of the NVSwitch instances (p4d, p5, p5e, p5en, p6-b200); p3dn's eight V100s are not all
+directly linked, a difference calc does not model.
 One-shot (one-stage): every chip reads the t − 1 peers' whole messages and reduces them:
 1 latency step, (t − 1) · M bytes. Two-stage: reduce-scatter then all-gather through the peers'
 buffers: 2 latency steps, 2(t − 1)/t · M bytes. The custom kernels' steps cost c_custom
@@ -79,7 +91,7 @@ def _trtllm_auto(tp: int, message_bytes: float, nvlink: bool) -> AllReduce:
 
 
 def _vllm_custom(tp: int, message_bytes: float, nvlink: bool) -> AllReduce:
-    if tp not in VLLM_WORLD_SIZES or message_bytes >= VLLM_MAX_BYTES or (tp > 2 and not nvlink):
+    if tp not in VLLM_WORLD_SIZES or message_bytes >= VLLM_MAX_BYTES or not nvlink:
         return _ring(tp, message_bytes)
     if tp == 2 or (tp <= 4 and message_bytes < VLLM_ONE_STAGE_TP4_BYTES) \
             or message_bytes < VLLM_ONE_STAGE_TP8_BYTES:

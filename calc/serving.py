@@ -14,9 +14,13 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
               + attention FLOPs / (t · P_bf16)   (attention FLOPs = 4 · Σ_layers
                 min(context, window) · width · tokens; precision per phase: only the
                 projections run in a lower-precision dtype; attention stays at bf16)
-  collectives = 2 all-reduces per layer × L, each (2 · ceil(log2 t) latency steps × c_hop)
-              + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip   (bandwidth term
-                grows with batch × hidden; omitted where the link bandwidth is not published)
+  collectives = 2 all-reduces per layer × L, each as the framework runs it (calc/collectives.py):
+                ring (NCCL, Neuron collectives): 2 · ceil(log2 t) latency steps × c_hop
+                  + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip;
+                one-shot (TensorRT-LLM, vLLM on NVLink, small messages): c_custom
+                  + (t − 1) × tokens · h · 2 bytes / link; two-stage (vLLM): 2 · c_custom
+                  + 2 · (t − 1)/t × tokens · h · 2 bytes / link   (the bandwidth term grows with
+                batch × hidden; omitted where the link bandwidth is not published)
 step time = max(memory_s / η_mem, compute_s / η_comp) + collectives + fixed
             (+ in decode on GPU, x_expert · routed-expert bytes / t / BW_core: the routed experts'
             weights stream slower than the dense ones; x_expert fitted, 0 where the MoE rows do not
@@ -194,8 +198,8 @@ def link_bytes_per_s(instance: InstanceSpec) -> float | None:
 
 
 def has_nvlink(instance: InstanceSpec) -> bool:
-    """The GPUs are joined by NVLink (the instance record's interconnect says so): the custom
-    all-reduce kernels of TensorRT-LLM and vLLM need it above two GPUs."""
+    """The GPUs are joined by NVLink (the instance record's interconnect says so): calc runs
+    the custom all-reduce kernels of TensorRT-LLM and vLLM only there (calc/collectives.py)."""
     raw = data.record("instances", instance.id) or {}
     return str(raw.get("interconnect", "")).startswith("NVLink")
 

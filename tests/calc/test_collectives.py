@@ -20,7 +20,9 @@ def test_ring_is_the_collective_library_all_reduce() -> None:
 
 @pytest.mark.parametrize(("tp", "message", "expected"), [
     (2, 15.9 * MB, "one-shot"),     # t ≤ 2: one-shot within the 16 MB workspace
-    (2, 16.1 * MB, "ring"),         # beyond the workspace: NCCL
+    (2, 16 * MB, "one-shot"),       # messageSizeBytes <= maxWorkspaceSize
+    (2, 16 * MB + 2, "ring"),       # beyond the workspace: NCCL
+    (4, 8 * MB + 2, "ring"),        # t > 2: 8 MB workspace
     (4, 0.99 * MB, "one-shot"),     # t ≤ 4: one-shot below 1 MB
     (4, 1.0 * MB, "ring"),          # two-shot disabled: NCCL
     (8, 0.49 * MB, "one-shot"),     # t > 4: one-shot below 0.5 MB
@@ -41,7 +43,8 @@ def test_one_shot_reads_every_peer_message_in_one_step() -> None:
 
 
 @pytest.mark.parametrize(("tp", "message", "nvlink", "expected"), [
-    (2, 4 * MB, False, "one-shot"),            # two GPUs: one stage, even over PCIe
+    (2, 4 * MB, True, "one-shot"),             # two GPUs: one stage at any size below 8 MiB
+    (2, 100 * KIB, False, "ring"),             # no NVLink: calc assumes NCCL (P2P unknown)
     (4, 511 * KIB, True, "one-shot"),          # t ≤ 4: one stage below 512 KiB
     (4, 512 * KIB, True, "two-stage"),
     (8, 255 * KIB, True, "one-shot"),          # t ≤ 8: one stage below 256 KiB
@@ -118,3 +121,36 @@ def test_the_derivation_names_the_prefill_all_reduce() -> None:
                  output_len=8, tp=2, framework="tensorrt-llm")
     formula = {s["key"]: s["formula"] for s in result["derivation"]}["collective_s"]
     assert "one-shot" in formula and "c_custom" in formula
+
+
+def test_the_decode_fit_recovers_the_two_all_reduce_latencies() -> None:
+    """Synthetic static-batch TPOTs on p5 from known constants: 70B at TP 4 and 8, batches from 1
+    (one-shot) to 128 (NCCL), plus 8B at TP 1; the decode fit returns c_custom and c_hop."""
+    from dataclasses import replace
+
+    from calc import calibration
+
+    truth = Efficiency(0.8, 0.5, 5e-6, custom_allreduce_step_s=20e-6)
+    step_s = 0.002
+    template = next(c for c in calibration.cases() if c.framework.id == "tensorrt-llm"
+                    and c.instance.id == "p5.48xlarge")
+    static = replace(frameworks.get("tensorrt-llm"), batching="static")
+    rows = []
+    for model_id, tps in (("llama-3.1-70b", (4, 8)), ("llama-3.1-8b", (1,))):
+        for tp in tps:
+            for batch in (1, 4, 16, 64, 128):
+                case = replace(template, id=f"{model_id}-{tp}-{batch}", model=data.model(model_id),
+                               framework=static, tp=tp, batch=batch, input_len=512,
+                               output_len=128, dtype="bf16", kv_dtype="bf16",
+                               compiled_batch=None, compiled_seq_len=None, ttft_s=None,
+                               request_rate_per_s=None, replica_loads=(),
+                               evenly_spaced_rate_per_s=None)
+                served = serving.serve(case.model, case.instance, static, truth, step_s, tp=tp,
+                                       dtype="bf16", kv_dtype="bf16", work=case.work)
+                rows.append(replace(case, tpot_s=served.tpot_s))
+    assert any(r.tp == 8 and r.batch == 1 for r in rows)
+    fitted, steps = calibration._fit_group(rows, None, {})
+    assert fitted.custom_allreduce_step_s == pytest.approx(20e-6, rel=1e-3)
+    assert fitted.collective_hop_latency_s == pytest.approx(5e-6, rel=1e-3)
+    assert fitted.decode_memory == pytest.approx(0.8, rel=1e-3)
+    assert steps["tensorrt-llm"] == pytest.approx(step_s, rel=1e-3)
