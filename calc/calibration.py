@@ -127,7 +127,8 @@ class Case:
     output_tokens_per_s: float | None      # per replica (published total / dp)
     request_rate_per_s: float | None = None  # open-loop rows: offered rate per replica
     replica_loads: tuple[int, ...] = ()  # closed loop over replicas: requests on each busy one
-    single_bucket: bool = False   # the server compiled one sequence bucket (its seq_bucket)
+    single_bucket: bool | None = None  # one sequence bucket (its seq_bucket); None: as the
+    #                                    framework compiles by default (Framework.single_bucket)
     load_stated: bool = True      # False: the concurrency is derived from the results (Little)
     evenly_spaced_rate_per_s: float | None = None  # open loop, constant arrivals (per replica)
 
@@ -286,7 +287,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 else rate_total / min(replicas, concurrency or replicas),
                 request_rate_per_s=None if rate is None or concurrency else rate / replicas,
                 replica_loads=loads,
-                single_bucket=raw.get("single_bucket") is True,
+                single_bucket=raw["single_bucket"] if isinstance(raw.get("single_bucket"), bool)
+                else None,
                 load_stated=raw.get("concurrency_from") != LITTLES_LAW,
                 evenly_spaced_rate_per_s=rate / replicas if rate is not None and not concurrency
                 and raw.get("arrivals") == "evenly-spaced" else None,

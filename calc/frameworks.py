@@ -31,6 +31,7 @@ class Framework:
     sdk_note: str
     default_max_batch: int | None = None
     allreduce: str = "ring"          # calc.collectives.ALGORITHMS: the tensor-parallel all-reduce
+    single_bucket: bool = False      # compiles one sequence length: prompts and KV padded to it
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -61,6 +62,7 @@ def all_frameworks() -> dict[str, Framework]:
             default_max_batch=int(raw["default_max_batch"]) if "default_max_batch" in raw
             else None,
             allreduce=str(raw.get("allreduce", "ring")),
+            single_bucket=raw.get("single_bucket") is True,
         )
     return found
 

@@ -39,8 +39,9 @@ weight shard and its token rows: G = Σ_MoE layers N · (expert bytes / t + rows
 
 Buckets: a framework with bucketing pads the batch to the compiled batch and sequence lengths to
 the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length);
-a deployment compiled with one sequence bucket (Workload.single_bucket) pads every prompt and the
-KV cache to the compiled length (e.g. optimum-neuron's NxD backend: enable_bucketing False by
+a deployment compiled with one sequence bucket (Workload.single_bucket; unset, the
+framework's default, Framework.single_bucket: TGI on Neuron) pads every prompt and the KV cache
+to the compiled length (e.g. optimum-neuron's NxD backend: enable_bucketing False by
 default, removed in huggingface/optimum-neuron 71aded3f "explicitly remove bucketing").
 Static batching: TTFT = prefill(batch); TPOT = step(batch); e2e = TTFT + (s_out − 1) · TPOT.
 Continuous batching at concurrency C (requests in flight, closed loop), of which
@@ -483,7 +484,8 @@ class Workload:
     output_len: int
     compiled_batch: int | None = None
     compiled_seq_len: int | None = None
-    single_bucket: bool = False     # one sequence bucket: prompts and KV at the compiled length
+    single_bucket: bool | None = None  # one sequence bucket: prompts and KV at the compiled
+    #                                    length (None: as the framework compiles by default)
     evenly_spaced_rate_per_s: float | None = None  # open loop at a constant arrival rate
 
 
@@ -535,10 +537,9 @@ def serve(
     if framework.batching == "continuous" and limit is not None:
         active = min(work.batch, limit)
     padded_batch = batch_bucket(active, framework, work.compiled_batch)
-    padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len,
-                              work.single_bucket)
-    context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len,
-                         work.single_bucket)
+    single = framework.single_bucket if work.single_bucket is None else work.single_bucket
+    padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
+    context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len, single)
     decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
                              batch=padded_batch, context=context, allreduce=framework.allreduce)
     step = decode.time_s(efficiency, step_fixed)

@@ -281,7 +281,11 @@ def test_measurement_fields_reach_the_serving_model() -> None:
     assert rate.evenly_spaced_rate_per_s == pytest.approx(0.11)
     assert rate.work.evenly_spaced_rate_per_s == pytest.approx(0.11)
     tnx = by_id["inf2-codellama-13b-tp24-b1-128-3968"]
-    assert not tnx.single_bucket and tnx.evenly_spaced_rate_per_s is None
+    assert tnx.single_bucket is None and tnx.evenly_spaced_rate_per_s is None
+    # TGI's default is one bucket; a 2024 batch-1 export says it had power-of-two buckets
+    tgi_batch_1 = by_id["trn1-tgi-llama-3-70b-tp32-cb1-c1-1500-245-2024-09-10"]
+    assert tgi_batch_1.single_bucket is False and tgi_batch_1.work.single_bucket is False
+    assert by_id["trn1-tgi-llama-3-70b-tp32-cb8-c1-1500-245-2024-09-10"].single_bucket is True
 
 
 def test_an_evenly_spaced_rate_is_served_up_to_the_closed_loop_capacity() -> None:

@@ -217,6 +217,32 @@ def test_a_single_bucket_server_pads_prompts_and_kv_to_its_compiled_length() -> 
     assert single.prefill_s > bucketed.prefill_s
 
 
+def test_tgi_on_neuron_compiles_one_sequence_length_by_default() -> None:
+    # optimum-neuron's models (TGI's Neuron backend) compile one sequence length: a 1,500-token
+    # prompt on a server compiled for 4,096 tokens runs at 4,096 (vLLM on Neuron: 2,048)
+    tgi, vllm = frameworks.get("tgi-neuron"), frameworks.get("vllm-neuron")
+    assert tgi.single_bucket and not vllm.single_bucket
+    model, instance = data.model("llama-3.1-8b"), data.instance("inf2.48xlarge")
+    work = serving.Workload(1, 1500, 250, 32, 4096)
+    served = {name: serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                                  kv_dtype="bf16", work=work)
+              for name, fw in (("tgi", tgi), ("vllm", vllm))}
+    assert (served["tgi"].padded_input_len, served["tgi"].padded_context) == (4096, 4096)
+    assert (served["vllm"].padded_input_len, served["vllm"].padded_context) == (2048, 2048)
+    # a deployment stated to have had buckets keeps them (2024 batch-1 exports)
+    bucketed = serving.serve(model, instance, tgi, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                             kv_dtype="bf16", work=replace(work, single_bucket=False))
+    assert bucketed.padded_input_len == 2048
+    # without a compiled length there is nothing to pad to: the power-of-two bucket
+    free = serving.serve(model, instance, tgi, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                         kv_dtype="bf16", work=replace(work, compiled_seq_len=None))
+    assert free.padded_input_len == 2048
+    result = run("perf", model="llama-3.1-8b", instance="inf2.48xlarge", batch=1,
+                 input_len=1500, output_len=250, tp=8, framework="tgi-neuron",
+                 compiled_batch=32, compiled_seq_len=4096)
+    assert result["padded_input_len"] == 4096
+
+
 def test_moe_decode_on_gpu_adds_a_share_of_the_routed_experts_streaming_time() -> None:
     # E = 8, k = 2, 12 MoE layers, experts of 3 · 2048 · 1024 bf16 weights (12 MiB each)
     moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
