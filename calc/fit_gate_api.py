@@ -25,6 +25,7 @@ from . import (
     inputs,
     memory,
     model_shape,
+    serving,
     suggest,
     tp_choice,
 )
@@ -111,9 +112,8 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
     if not r.model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": r.model.id})
     framework_id = frameworks.resolve(r.framework, r.instance, "inference").id
-    if r.compiled_batch is not None and r.compiled_batch < r.batch:
-        raise CalcError("compiled_batch", "out_of_range",
-                        {"min": r.batch, "max": r.compiled_batch, "value": r.compiled_batch})
+    serving.check_compiled_shapes(r.batch, r.input_len, r.output_len, r.compiled_batch,
+                                  r.compiled_seq_len)
     seq_len = r.fit_seq_len()  # the compiled graph's shapes when larger (issue 15)
     batch = r.fit_batch()
     verdict = fit_gate.check(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,

@@ -135,9 +135,7 @@ def perf(
     if not model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": model.id})
     chosen = frameworks.resolve(framework, instance, "inference")
-    if compiled_batch is not None and compiled_batch < batch:
-        raise CalcError("compiled_batch", "out_of_range",
-                        {"min": batch, "max": compiled_batch, "value": compiled_batch})
+    serving.check_compiled_shapes(batch, input_len, output_len, compiled_batch, compiled_seq_len)
     group = serving.hardware_group(instance)
     constants = _constants()
     efficiency = efficiency or constants.efficiency(group, chosen.id)
@@ -150,8 +148,10 @@ def perf(
         seq_len=max(input_len + output_len, compiled_seq_len or 0), tp=tp,
     )
     steps = Derivation(record=explain)
+    one_length = chosen.single_bucket and compiled_seq_len is not None
     steps.add("framework", f"{chosen.name}: {chosen.batching} batching"
-              f"{', bucketed' if chosen.bucketing else ''}", chosen.id, "")
+              f"{', one compiled sequence length' if one_length else ''}"
+              f"{', bucketed' if chosen.bucketing and not one_length else ''}", chosen.id, "")
     steps.add("tp_degree", "given" if tp is not None else "recommended TP (memory fit)", tp_degree,
               "cores")
     steps.add("head_padding", "(−heads) mod t", memory.head_padding(model, tp_degree), "heads")
@@ -164,7 +164,8 @@ def perf(
     served = serving.serve(model, instance, chosen, efficiency, step_fixed, tp=tp_degree,
                            dtype=dtype, kv_dtype=kv_dtype, work=work)
     steps.add("padded_batch", "batch padded to the compiled batch", served.padded_batch, "")
-    steps.add("padded_input_len", "prompt padded to the sequence bucket", served.padded_input_len,
+    steps.add("padded_input_len", "prompt padded to the compiled length (one sequence bucket)"
+              if one_length else "prompt padded to the sequence bucket", served.padded_input_len,
               "tokens")
     if model.experts:
         read_formula = "NxD: B·k ≥ E ? E : B·k" if instance.kind == "neuron" \
@@ -194,7 +195,8 @@ def perf(
                   prefill.expert_block_gb * efficiency.prefill_expert_s_per_gb, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
     steps.add("prefill_s", "max(compute, memory) + collectives + fixed", served.prefill_s, "s")
-    steps.add("decode_context", "bucket(s_in + s_out / 2)", served.padded_context, "tokens")
+    steps.add("decode_context", "compiled length" if one_length else "bucket(s_in + s_out / 2)",
+              served.padded_context, "tokens")
     steps.add("decode_memory_s", "(weights streamed / t + KV per core) / (BW · η_mem)",
               decode.memory_s / efficiency.decode_memory, "s")
     steps.add("decode_compute_s", "decode FLOPs / (t · P · η_comp)",

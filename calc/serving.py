@@ -65,7 +65,7 @@ B = min(C, compiled batch) run and the rest wait for a slot:
 import math
 from dataclasses import dataclass
 
-from . import collectives, data, dtypes, kv, memory, model_shape
+from . import collectives, data, dtypes, inputs, kv, memory, model_shape
 from .errors import CalcError
 from .flops import peak_flops_per_core
 from .frameworks import Framework, all_frameworks
@@ -487,6 +487,19 @@ class Workload:
     single_bucket: bool | None = None  # one sequence bucket: prompts and KV at the compiled
     #                                    length (None: as the framework compiles by default)
     evenly_spaced_rate_per_s: float | None = None  # open loop at a constant arrival rate
+
+
+def check_compiled_shapes(batch: int, input_len: int, output_len: int,
+                          compiled_batch: int | None, compiled_seq_len: int | None) -> None:
+    """A server compiled for a smaller batch, or a shorter sequence than prompt + output, cannot
+    serve the request as asked (a TGI server would cut the prompt): say so, do not estimate."""
+    if compiled_batch is not None and compiled_batch < batch:
+        raise CalcError("compiled_batch", "out_of_range",
+                        {"min": batch, "max": compiled_batch, "value": compiled_batch})
+    if compiled_seq_len is not None and compiled_seq_len < input_len + output_len:
+        raise CalcError("compiled_seq_len", "out_of_range",
+                        {"min": input_len + output_len, "max": inputs.LIMITS["compiled_seq_len"],
+                         "value": compiled_seq_len})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,11 @@
 """The serving inputs (issue 15) on the one-parse api and through the trust gate (issue 9):
 declared once in calc.inputs, passed by perf / train / compare and calc.fit_gate_api."""
 
+import pytest
 from calc_helpers import error, run
 
-from calc import cli, inputs
+from calc import cli, inputs, serving
+from calc.errors import CalcError
 
 
 def test_serving_params_are_declared_once() -> None:
@@ -42,6 +44,22 @@ def test_compiled_batch_is_fitted_and_padded() -> None:
     assert huge["fits"] is False
     assert huge["error_band"] is None and huge["basis"] is None and huge["tpot_s"] is None
     assert huge["framework"] is not None
+
+
+def test_a_compiled_length_shorter_than_the_request_is_refused() -> None:
+    # prompt 5,000 + output 100 cannot run on a server compiled for 4,096 tokens (TGI would cut
+    # the prompt): one clear error naming the field and the least length, not a padded estimate
+    problem = error("perf", model="llama-3.1-8b", instance="inf2.48xlarge", batch=1,
+                    input_len=5000, output_len=100, framework="tgi-neuron", compiled_seq_len=4096)
+    assert (problem["field"], problem["key"]) == ("compiled_seq_len", "out_of_range")
+    assert problem["params"]["min"] == 5100 and problem["params"]["value"] == 4096
+    # the speed model itself refuses it too (callers that skip the memory gate)
+    with pytest.raises(CalcError) as raised:
+        serving.check_compiled_shapes(1, 5000, 100, None, 4096)
+    assert raised.value.field == "compiled_seq_len"
+    exact = run("perf", model="llama-3.1-8b", instance="inf2.48xlarge", batch=1,
+                input_len=4000, output_len=96, framework="tgi-neuron", compiled_seq_len=4096)
+    assert exact["padded_input_len"] == 4096
 
 
 def test_compare_rows_keep_framework_band_and_basis() -> None:

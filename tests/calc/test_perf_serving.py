@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from calc_helpers import error, run, synthetic_model
 
-from calc import data, frameworks, serving, serving_band
+from calc import collectives, data, frameworks, serving, serving_band
 from calc.serving import Efficiency, Workload
 
 EFFICIENCY = Efficiency(decode_memory=0.5, prefill_compute=0.4,
@@ -382,6 +382,11 @@ def test_every_framework_record_is_complete_and_sourced() -> None:
         assert set(raw["chips"]) | set(raw["chips_legacy"]) <= chips, raw["id"]
         proxy = raw.get("calibration_proxy")
         assert not proxy or proxy in frameworks.all_frameworks()
+        # optional model fields: typed, and cited with a note where they are set
+        assert isinstance(raw.get("single_bucket", False), bool), raw["id"]
+        assert not raw.get("single_bucket") or raw.get("single_bucket_note"), raw["id"]
+        assert raw.get("allreduce", "ring") in collectives.ALGORITHMS, raw["id"]
+        assert raw.get("allreduce", "ring") == "ring" or raw.get("allreduce_note"), raw["id"]
     # NxD Inference: Trn2/Trn3 in current releases, Inf2/Trn1 only in older ones (Neuron 2.29)
     nxd = frameworks.get("nxd-inference")
     assert nxd.chips == ("trainium2", "trainium3")
