@@ -145,10 +145,15 @@ def test_nvlink_all_reduce_bandwidth_on_h100_and_h200() -> None:
         instance = data.instance(instance_id)
         assert serving.link_bytes_per_s(instance) == link
         assert serving.collective_bandwidth_s(model, instance, 4, 1000) == pytest.approx(expected)
+    # A100 SXM4: 300 + 300 GB/s NVLink (Lockwood's A100 notes, from NVIDIA's datasheet)
+    a100 = data.instance("p4d.24xlarge")
+    assert serving.link_bytes_per_s(a100) == 300e9
+    assert serving.collective_bandwidth_s(model, a100, 4, 1000) == pytest.approx(
+        expected * 450 / 300)
     # one GPU, or a GPU instance without a published figure: no bandwidth term
     assert serving.collective_bandwidth_s(model, data.instance("p5.48xlarge"), 1, 1000) == 0.0
-    assert serving.link_bytes_per_s(data.instance("p4d.24xlarge")) is None
-    assert serving.collective_bandwidth_s(model, data.instance("p4d.24xlarge"), 4, 1000) == 0.0
+    assert serving.link_bytes_per_s(data.instance("p3dn.24xlarge")) is None
+    assert serving.collective_bandwidth_s(model, data.instance("p3dn.24xlarge"), 4, 1000) == 0.0
 
 
 def test_ttft_at_batch_1_is_not_free() -> None:
