@@ -438,8 +438,11 @@ def test_the_first_visit_primes_the_runtime_scripts_module_code_cache(
     # (through the service worker), neither offered a classic-script cache; a module cache made
     compiles = _runtime_script_events(first, "v8.compileModule")
     assert len(compiles) == 2 and not any(c.get("cacheRejected") for c in compiles), compiles
+    # V8 may write the module cache just after the trace window closes (seen once in CI under
+    # load): a production inside the window must have a size; the repeat and later visits below
+    # consuming a module cache prove that the first visit made one
     produced = _runtime_script_events(first, "v8.produceModuleCache")
-    assert produced and all(p.get("producedCacheSize", 0) > 0 for p in produced), produced
+    assert all(p.get("producedCacheSize", 0) > 0 for p in produced), produced
     for trace in traces:
         compiles = _runtime_script_events(trace, "v8.compileModule")
         assert compiles and all(c.get("cacheRejected") is False
