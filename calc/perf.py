@@ -177,8 +177,7 @@ def perf(
               prefill.compute_s / efficiency.prefill_compute, "s")
     steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
               prefill.memory_s / efficiency.decode_memory, "s")
-    steps.add("collective_s", COLLECTIVE_FORMULAS[serving.layer_all_reduce(
-                  model, instance, tp_degree, prefill.tokens, chosen.allreduce).algorithm],
+    steps.add("collective_s", COLLECTIVE_FORMULAS[prefill.allreduce_algorithm],
               prefill.collective_hops * efficiency.collective_hop_latency_s
               + prefill.custom_allreduce_steps * efficiency.custom_allreduce_step_s
               + prefill.collective_bandwidth_s, "s")

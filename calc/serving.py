@@ -216,10 +216,14 @@ def collective_bandwidth_s(model: ModelSpec, instance: InstanceSpec, tp: int,
                            tokens: int, algorithm: str = collectives.RING) -> float:
     """Bandwidth term of the per-layer all-reduces: 2 · L · bytes per chip / link (ring:
     2·(t−1)/t · tokens · h · 2 B; one-shot: (t − 1) · tokens · h · 2 B)."""
+    return _bandwidth_s(model, instance, layer_all_reduce(model, instance, tp, tokens, algorithm))
+
+
+def _bandwidth_s(model: ModelSpec, instance: InstanceSpec, one: collectives.AllReduce) -> float:
+    """2 · L · one all-reduce's bytes per chip / link; 0 without a published link figure."""
     link = link_bytes_per_s(instance)
-    if tp <= 1 or link is None or link <= 0:
+    if one.bytes_per_chip <= 0 or link is None or link <= 0:
         return 0.0
-    one = layer_all_reduce(model, instance, tp, tokens, algorithm)
     return ALL_REDUCES_PER_LAYER * model.layers * one.bytes_per_chip / link
 
 
@@ -385,6 +389,7 @@ class Roofline:
     collective_hops: int
     collective_bandwidth_s: float = 0.0
     custom_allreduce_steps: int = 0  # the framework's own NVLink all-reduce steps (c_custom)
+    allreduce_algorithm: str = "none"  # the all-reduce one layer runs (calc/collectives.py)
     is_prefill: bool = False
     tokens: int = 0
     expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
@@ -442,8 +447,9 @@ def decode_roofline(
         memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
-        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, batch, allreduce),
+        collective_bandwidth_s=_bandwidth_s(model, instance, reduce),
         custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
+        allreduce_algorithm=reduce.algorithm,
         expert_stream_s=0.0 if matmuls else expert_bytes / tp / _bandwidth_per_core(instance),
         expert_matmuls=matmuls,
     )
@@ -466,8 +472,9 @@ def prefill_roofline(
         memory_s=weights / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
-        collective_bandwidth_s=collective_bandwidth_s(model, instance, tp, tokens, allreduce),
+        collective_bandwidth_s=_bandwidth_s(model, instance, reduce),
         custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
+        allreduce_algorithm=reduce.algorithm,
         is_prefill=True,
         tokens=tokens,
         expert_block_gb=expert_block_gb(model, tp, dtype, tokens)
