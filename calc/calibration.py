@@ -499,7 +499,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 roof = modelled.decode
                 interference += share * (modelled.tpot_s - modelled.step_s)
                 bandwidth_s += share * roof.collective_bandwidth_s
-                row[0] += share * max(roof.memory_s, roof.compute_s * scale)
+                row[0] += share * roof.core_s(1.0, scale)
                 row[1] += share * roof.collective_hops
                 row[expert_column] += share * roof.expert_stream_s
                 row[matmul_column] += share * roof.expert_matmuls * serving.SECONDS_PER_NS

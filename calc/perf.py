@@ -173,10 +173,14 @@ def perf(
         steps.add("experts_touched_decode", read_formula,
                   serving.decode_experts_read(model, instance, served.padded_batch), "")
     prefill, decode = served.prefill, served.decode
-    steps.add("prefill_compute_s", "(projections / P_dtype + attention / P_bf16) / (t · η_comp)",
-              prefill.compute_s / efficiency.prefill_compute, "s")
+    prefill_eta = prefill.compute_efficiency(efficiency)
+    ramp = " · T / (T + T_half)" if efficiency.prefill_half_tokens > 0 else ""
+    steps.add("prefill_compute_s", f"projection FLOPs / (t · P_dtype · η_comp{ramp})",
+              prefill.projection_compute_s / prefill_eta, "s")
+    steps.add("prefill_attention_s", f"attention FLOPs / (t · P_bf16 · η_comp{ramp})",
+              prefill.attention_compute_s / prefill_eta, "s")
     steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
-              prefill.memory_s / efficiency.decode_memory, "s")
+              prefill.weights_memory_s / efficiency.decode_memory, "s")
     steps.add("collective_s", COLLECTIVE_FORMULAS[prefill.allreduce_algorithm],
               prefill.collective_hops * efficiency.collective_hop_latency_s
               + prefill.custom_allreduce_steps * efficiency.custom_allreduce_step_s
@@ -193,13 +197,18 @@ def perf(
         steps.add("prefill_expert_s", "t_GB · expert-block GB",
                   prefill.expert_block_gb * efficiency.prefill_expert_s_per_gb, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
-    steps.add("prefill_s", "max(compute, memory) + collectives + fixed", served.prefill_s, "s")
+    steps.add("prefill_s", "max(weights, projections) + attention + collectives + fixed",
+              served.prefill_s, "s")
     steps.add("decode_context", "compiled length" if one_length else "bucket(s_in + s_out / 2)",
               served.padded_context, "tokens")
-    steps.add("decode_memory_s", "(weights streamed / t + KV per core) / (BW · η_mem)",
-              decode.memory_s / efficiency.decode_memory, "s")
-    steps.add("decode_compute_s", "decode FLOPs / (t · P · η_comp)",
-              decode.compute_s / efficiency.prefill_compute, "s")
+    steps.add("decode_memory_s", "weights streamed / t / (BW · η_mem)",
+              decode.weights_memory_s / efficiency.decode_memory, "s")
+    steps.add("decode_compute_s", "projection FLOPs / (t · P_dtype · η_comp)",
+              decode.projection_compute_s / efficiency.prefill_compute, "s")
+    steps.add("decode_kv_s", "KV cache read per core / (BW · η_mem)",
+              decode.kv_memory_s / efficiency.decode_memory, "s")
+    steps.add("decode_attention_s", "attention FLOPs / (t · P_bf16 · η_comp)",
+              decode.attention_compute_s / efficiency.prefill_compute, "s")
     if model.experts and decode.expert_matmuls:
         steps.add("decode_expert_matmuls",
                   "MoE layers · experts · ⌈h/128⌉ · (⌈2f/t/128⌉ + ⌈f/t/128⌉)",
@@ -210,8 +219,9 @@ def perf(
     elif model.experts:
         steps.add("decode_expert_s", "x_expert · routed-expert bytes / t / BW",
                   decode.expert_stream_s * efficiency.decode_expert_extra, "s")
-    steps.add("decode_step_s", "max(memory, compute) + collectives + step cost", served.step_s,
-              "s")
+    steps.add("decode_step_s",
+              "max(weights, projections) + max(KV read, attention) + collectives + step cost",
+              served.step_s, "s")
     if chosen.batching == "continuous":
         steps.add("prefill_share", "C · t_prefill / cycle", served.prefill_share, "")
         steps.add("queue_wait_s",

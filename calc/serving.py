@@ -21,7 +21,12 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
                   + (t − 1) × tokens · h · 2 bytes / link; two-stage (vLLM): 2 · c_custom
                   + 2 · (t − 1)/t × tokens · h · 2 bytes / link   (the bandwidth term grows with
                 batch × hidden; omitted where the link bandwidth is not published)
-step time = max(memory_s / η_mem, compute_s / η_comp) + collectives + fixed
+step time = max(weights_s / η_mem, projections_s / η_comp) + max(kv_s / η_mem, attention_s / η_comp)
+            + collectives + fixed
+            (memory_s = weights_s + kv_s, compute_s = projections_s + attention_s: the projections'
+            GEMMs and the attention kernels run one after the other, each bound by what it reads
+            or by its FLOPs, so a large batch's KV reads add to its projection FLOPs instead of
+            hiding under them; in prefill kv_s = 0)
             (+ in decode on GPU, x_expert · routed-expert bytes / t / BW_core: the routed experts'
             weights stream slower than the dense ones; x_expert fitted, 0 where the MoE rows do not
             need it; on Neuron, t_mm · the routed experts' matmul instructions per core: NxD loads
@@ -395,6 +400,26 @@ class Roofline:
     expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
     expert_stream_s: float = 0.0  # decode (GPU): routed-expert bytes per core / peak bandwidth
     expert_matmuls: int = 0       # decode (NxD): routed-expert matmul instructions per core
+    kv_memory_s: float = 0.0      # decode: the KV-cache read share of memory_s (attention)
+    attention_compute_s: float = 0.0  # the attention share of compute_s (at the BF16 peak)
+
+    @property
+    def weights_memory_s(self) -> float:
+        """The weights' share of memory_s (what the projections stream)."""
+        return self.memory_s - self.kv_memory_s
+
+    @property
+    def projection_compute_s(self) -> float:
+        """The projections' share of compute_s."""
+        return self.compute_s - self.attention_compute_s
+
+    def core_s(self, memory_scale: float, compute_scale: float) -> float:
+        """The kernels' time: the projections bound by the weights they stream or by their
+        FLOPs, then attention bound by the KV cache it reads or by its FLOPs (separate kernels,
+        one after the other), each term times its 1 / η (memory_scale, compute_scale)."""
+        return (max(self.weights_memory_s * memory_scale,
+                    self.projection_compute_s * compute_scale)
+                + max(self.kv_memory_s * memory_scale, self.attention_compute_s * compute_scale))
 
     def compute_efficiency(self, efficiency: Efficiency) -> float:
         """η_comp, ramped for prefill: η · T / (T + T_half) (small prompts fill the matmul
@@ -412,8 +437,7 @@ class Roofline:
                               + self.expert_matmuls * efficiency.decode_expert_matmul_ns
                               * SECONDS_PER_NS)
         return (
-            max(self.memory_s / efficiency.decode_memory,
-                self.compute_s / self.compute_efficiency(efficiency))
+            self.core_s(1.0 / efficiency.decode_memory, 1.0 / self.compute_efficiency(efficiency))
             + self.collective_hops * efficiency.collective_hop_latency_s
             + self.custom_allreduce_steps * efficiency.custom_allreduce_step_s
             + self.collective_bandwidth_s
@@ -446,6 +470,8 @@ def decode_roofline(
     return Roofline(
         memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
+        kv_memory_s=kv_read / _bandwidth_per_core(instance),
+        attention_compute_s=attention / _attention_peak(instance, dtype) / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
         collective_bandwidth_s=_bandwidth_s(model, instance, reduce),
         custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
@@ -471,6 +497,7 @@ def prefill_roofline(
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
+        attention_compute_s=attention / _attention_peak(instance, dtype) / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
         collective_bandwidth_s=_bandwidth_s(model, instance, reduce),
         custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,

@@ -80,3 +80,44 @@ def test_efficiency_constants_come_from_data() -> None:
     assert 0 < efficiency.decode_memory <= 1
     assert 0 < efficiency.prefill_compute <= 1
     assert efficiency.collective_hop_latency_s >= 0
+
+
+def test_decode_step_adds_the_attention_kernels_to_the_projections() -> None:
+    """Llama 3.1 8B on one H200 at batch 256, 2048 tokens of context: the projections stream
+    16 GB of weights (3.3 ms at 4.8 TB/s) while their FLOPs take 4.2 ms at the BF16 peak; attention
+    reads 256 × 2048 × 32 layers × 2 × 8 × 128 × 2 B = 68.7 GB of KV (14.3 ms). The kernels run one
+    after the other: step = max(weights, projections) + max(KV, attention FLOPs), by hand."""
+    model = data.model("llama-3.1-8b")
+    instance = data.instance("p5e.48xlarge")
+    batch, context = 256, 2048
+    roof = decode_roofline(model, instance, tp=1, dtype="bf16", kv_dtype="bf16", batch=batch,
+                           context=context)
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    assert bandwidth is not None
+    kv_bytes = batch * context * model.layers * 2 * model.kv_heads * model.head_dim * 2
+    assert roof.kv_memory_s == pytest.approx(kv_bytes / bandwidth)
+    weights_bytes = dtypes.bytes_for(model.params, "bf16")
+    assert roof.weights_memory_s == pytest.approx(weights_bytes / bandwidth, rel=0.01)
+    peak = 989e12  # H100/H200 dense BF16 per GPU
+    attention_flops = 4 * model.layers * context * model.heads * model.head_dim * batch
+    assert roof.attention_compute_s == pytest.approx(attention_flops / peak, rel=0.01)
+    projections = roof.projection_compute_s
+    assert projections == pytest.approx(2 * model.params * batch / peak, rel=0.05)
+    ideal = Efficiency(1.0, 1.0, 0.0)
+    by_hand = (max(roof.weights_memory_s, projections)
+               + max(roof.kv_memory_s, roof.attention_compute_s))
+    assert roof.time_s(ideal) == pytest.approx(by_hand)
+    # here the projections are FLOP-bound and attention is KV-bound: their sum, which one
+    # roofline over the totals (max of 17.7 ms memory, 4.4 ms compute) would not show
+    assert projections > roof.weights_memory_s and roof.kv_memory_s > roof.attention_compute_s
+    assert roof.time_s(ideal) == pytest.approx(projections + roof.kv_memory_s)
+    assert roof.time_s(ideal) > max(roof.memory_s, roof.compute_s)
+
+
+def test_at_batch_1_the_step_is_the_weights_streaming_time() -> None:
+    model = data.model("llama-3.1-8b")
+    instance = data.instance("p5e.48xlarge")
+    roof = decode_roofline(model, instance, tp=1, dtype="bf16", kv_dtype="bf16", batch=1,
+                           context=512)
+    ideal = Efficiency(1.0, 1.0, 0.0)
+    assert roof.time_s(ideal) == pytest.approx(roof.memory_s, rel=1e-9)
