@@ -6,8 +6,12 @@ scored). Every scored row is used to fit the stored constants; the error figures
 leave-one-SOURCE-out cross-validation (a whole source document out at a time: its constants are
 refitted on the other sources, then it is predicted).
 
-fit(rows) per hardware group (serving.GROUPS), in two alternations:
-  1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · max(t_mem, t_comp·η_m/η_c)
+fit(rows) per hardware group (serving.GROUPS), alternating two fits that each hold the other's
+constants until the constants settle (SETTLED), or, where the two pull apart and the alternation
+swaps between sets, keeping the set with the least squared relative error over the group's TPOTs
+and TTFTs together (PATIENCE passes without a better one; at most MAX_ALTERNATIONS):
+  1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · (max(t_weights,
+     t_proj·η_m/η_c) + max(t_kv, t_attn·η_m/η_c))
      + x₂ · hops + x₃ · t_expert + x₄ · n_mm + x₅ · custom steps + Σ_f s_f · [framework f] —
      weighted least squares (weights 1/TPOT²: relative error), negative coefficients dropped
      and refitted; η_mem = 1/x₁, c_hop = x₂ (ring / NCCL steps), c_custom = x₅ (the steps of
@@ -16,7 +20,8 @@ fit(rows) per hardware group (serving.GROUPS), in two alternations:
      peak bandwidth, the experts' extra streaming time), t_mm = x₄ in ns (Neuron: n_mm = the routed
      experts' matmul instructions per core, serving.expert_matmuls_per_core); both 0 for dense
      rows; s_f = the framework's per-step fixed cost in this group;
-  2. prefill: TTFT − queue wait ≈ max(t_mem/η_m, t_comp/η_c(T)) + collectives + t_fixed
+  2. prefill: TTFT − queue wait ≈ max(t_weights/η_m, t_proj/η_c(T)) + t_attn/η_c(T)
+     + collectives + t_fixed
      + t_GB · G + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
      G = the GB an MoE prefill's expert blocks move (serving.expert_block_gb, NxD's blockwise
      MoE, Neuron only; 0 for a dense model and on GPU); for each (η_comp, T_half) on a grid the
@@ -29,6 +34,7 @@ Families: hardware generation (chip) × framework × phase (decode = TPOT, prefi
 throughput = output tokens/s, training = tokens/s).
 """
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -58,7 +64,9 @@ LITTLES_LAW = "littles-law"   # measurement.concurrency_from: derived from the r
 # memory, hops, its step cost, an expert term)
 MIN_QUIET_ROWS = 4
 ETA_GRID = tuple(step / 100 for step in range(1, 101))
-ALTERNATIONS = 3
+MAX_ALTERNATIONS = 40  # decode fit ↔ prefill fit passes, until the constants settle:
+SETTLED = 2e-3         # a relative change within two units of the 4th digit (_round) in a pass
+PATIENCE = 3           # …or passes without a better fit of the group's TPOTs and TTFTs together
 PHASE_FIELDS: dict[str, str] = {"decode": "tpot_s", "prefill": "ttft_s",
                                 "throughput": "output_tokens_per_s", "training": "tokens_per_s"}
 FIELD_PHASES = {field: phase for phase, field in PHASE_FIELDS.items()}
@@ -478,7 +486,10 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                                 and len({c.source for c in rows}) >= MIN_SOURCES)
     efficiency = fallback or start or DEFAULT_EFFICIENCY
     steps: dict[str, float] = {name: steps_fallback.get(name, 0.0) for name in names}
-    for _ in range(ALTERNATIONS):
+    previous: tuple[float, ...] = ()
+    best: tuple[float, Efficiency, dict[str, float]] = (math.inf, efficiency, dict(steps))
+    since_best = 0
+    for _ in range(MAX_ALTERNATIONS):
         expert_column = 2 + len(names)   # the routed experts' ideal streaming time (GPU)
         matmul_column = 3 + len(names)   # the routed experts' matmul instructions (NxD)
         custom_column = 4 + len(names)   # the framework's own NVLink all-reduce steps (GPU)
@@ -555,7 +566,49 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 steps[name] = _round(max(0.0, mean))
         if full:
             efficiency = _fit_prefill(rows, efficiency, steps)
-    return efficiency, steps
+        current = (*efficiency.fitted_values(), *(steps[name] for name in names))
+        if previous and _settled(current, previous):
+            return efficiency, steps
+        previous = current
+        # the decode and prefill fits each hold the other's constants: where they pull apart
+        # the alternation can swap between two sets; keep the set that fits both best
+        error = _fit_error(rows, decode_rows, efficiency, steps)
+        if error < best[0]:
+            best, since_best = (error, efficiency, dict(steps)), 0
+        else:
+            since_best += 1
+            if since_best >= PATIENCE:
+                break
+    return best[1], best[2]
+
+
+def _settled(current: tuple[float, ...], before: tuple[float, ...]) -> bool:
+    return all(abs(a - b) <= SETTLED * max(abs(a), abs(b), 1e-12)
+               for a, b in zip(current, before, strict=True))
+
+
+def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency,
+               steps: Mapping[str, float]) -> float:
+    """Σ squared relative error of the TPOTs the decode fit uses and of every TTFT: the two
+    fits' weighted objectives together."""
+    total = 0.0
+    for case in rows:
+        scored_tpot = case.tpot_s is not None and case in decode_rows
+        if not scored_tpot and case.ttft_s is None:
+            continue
+        case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
+        tpot = ttft = 0.0
+        for share, part in _load_mix(case):
+            modelled = serving.serve(part.model, part.instance, part.framework, efficiency,
+                                     steps.get(part.framework.id, 0.0), tp=part.tp,
+                                     dtype=part.dtype, kv_dtype=part.kv_dtype, work=part.work)
+            tpot += share * modelled.tpot_s
+            ttft += share * modelled.ttft_s
+        if scored_tpot and case.tpot_s:
+            total += (tpot / case.tpot_s - 1.0) ** 2
+        if case.ttft_s:
+            total += (ttft / case.ttft_s - 1.0) ** 2
+    return total
 
 
 def _load_mix(case: Case) -> list[tuple[float, Case]]:

@@ -196,7 +196,8 @@ NEEDS_PEAK = ("ttft_s", "e2e_s", "output_tokens_per_s", "output_tokens_per_s_per
               "usd_per_million_output_tokens", "compute_bound_tokens_per_s", "prefill_bound",
               "decode_bound")
 NEEDS_PEAK_STEPS = frozenset({*NEEDS_PEAK, "peak_flops_per_core", "prefill_compute_s",
-                              "prefill_attention_s", "decode_compute_s", "decode_attention_s"})
+                              "prefill_attention_s", "prefill_s", "decode_compute_s",
+                              "decode_attention_s"})
 
 
 def has_peak(instance: InstanceSpec, dtype: str) -> bool:

@@ -209,6 +209,10 @@ def perf(
               decode.kv_memory_s / efficiency.decode_memory, "s")
     steps.add("decode_attention_s", "attention FLOPs / (t · P_bf16 · η_comp)",
               decode.attention_compute_s / efficiency.prefill_compute, "s")
+    steps.add("decode_collective_s", COLLECTIVE_FORMULAS[decode.allreduce_algorithm],
+              decode.collective_hops * efficiency.collective_hop_latency_s
+              + decode.custom_allreduce_steps * efficiency.custom_allreduce_step_s
+              + decode.collective_bandwidth_s, "s")
     if model.experts and decode.expert_matmuls:
         steps.add("decode_expert_matmuls",
                   "MoE layers · experts · ⌈h/128⌉ · (⌈2f/t/128⌉ + ⌈f/t/128⌉)",
@@ -219,9 +223,10 @@ def perf(
     elif model.experts:
         steps.add("decode_expert_s", "x_expert · routed-expert bytes / t / BW",
                   decode.expert_stream_s * efficiency.decode_expert_extra, "s")
+    experts_term = " + routed experts" if model.experts else ""
     steps.add("decode_step_s",
-              "max(weights, projections) + max(KV read, attention) + collectives + step cost",
-              served.step_s, "s")
+              "max(weights, projections) + max(KV read, attention) + collectives + step cost"
+              + experts_term, served.step_s, "s")
     if chosen.batching == "continuous":
         steps.add("prefill_share", "C · t_prefill / cycle", served.prefill_share, "")
         steps.add("queue_wait_s",

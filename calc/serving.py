@@ -445,9 +445,19 @@ class Roofline:
         )
 
     def bound(self, efficiency: Efficiency) -> str:
-        memory_s = self.memory_s / efficiency.decode_memory
-        compute_s = self.compute_s / self.compute_efficiency(efficiency)
-        return "compute" if compute_s > memory_s else "bandwidth"
+        """What limits the kernels' time: each kernel's larger term (projections: weights or
+        FLOPs; attention: KV reads or FLOPs), summed by kind; the larger sum names the bound."""
+        memory_scale = 1.0 / efficiency.decode_memory
+        compute_scale = 1.0 / self.compute_efficiency(efficiency)
+        by_kind = {"bandwidth": 0.0, "compute": 0.0}
+        for reads, flops in ((self.weights_memory_s, self.projection_compute_s),
+                             (self.kv_memory_s, self.attention_compute_s)):
+            reads_s, flops_s = reads * memory_scale, flops * compute_scale
+            if flops_s > reads_s:
+                by_kind["compute"] += flops_s
+            else:
+                by_kind["bandwidth"] += reads_s
+        return "compute" if by_kind["compute"] > by_kind["bandwidth"] else "bandwidth"
 
 
 def decode_roofline(

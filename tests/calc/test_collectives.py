@@ -153,10 +153,8 @@ def test_the_decode_fit_recovers_the_two_all_reduce_latencies() -> None:
                 rows.append(replace(case, tpot_s=served.tpot_s))
     assert any(r.tp == 8 and r.batch == 1 for r in rows)
     fitted, steps = calibration._fit_group(rows, None, {})
-    # the fit alternates calibration.ALTERNATIONS times between η_mem and the other terms; where
-    # the projections' FLOPs are near the weights' time (TP 8, batch 128) the ratio η_mem / η_comp
-    # it weighs them with is still settling: within 2 % after three passes
-    assert fitted.custom_allreduce_step_s == pytest.approx(20e-6, rel=2e-2)
-    assert fitted.collective_hop_latency_s == pytest.approx(5e-6, rel=2e-2)
-    assert fitted.decode_memory == pytest.approx(0.8, rel=2e-2)
-    assert steps["tensorrt-llm"] == pytest.approx(step_s, rel=5e-2)
+    # the passes go on until the constants settle (calibration.SETTLED: two units of the 4th digit)
+    assert fitted.custom_allreduce_step_s == pytest.approx(20e-6, rel=2e-3)
+    assert fitted.collective_hop_latency_s == pytest.approx(5e-6, rel=2e-3)
+    assert fitted.decode_memory == pytest.approx(0.8, rel=2e-3)
+    assert steps["tensorrt-llm"] == pytest.approx(step_s, rel=2e-3)

@@ -225,6 +225,11 @@ def test_unpublished_peak_without_proxy_keeps_what_is_bandwidth_bound() -> None:
     assert result["bandwidth_bound_tokens_per_s"] > 0
     assert result["peak_missing_reason"] == "peak_flops_missing"
     assert result["derivation"][-1]["key"] == "peak_flops_missing"
+    shown = {s["key"]: s["value"] for s in result["derivation"]}
+    for key in ("prefill_compute_s", "prefill_attention_s", "prefill_s", "decode_compute_s",
+                "decode_attention_s"):
+        assert shown[key] is None, key          # they need the peak: unknown, like the TTFT
+    assert shown["decode_memory_s"] > 0 and shown["decode_kv_s"] > 0
     json.dumps(result, allow_nan=False)  # no infinity leaks into the JSON
     # a lower bound: with any finite fp32 peak the same setup is no faster
     a100 = data.instance("p4d.24xlarge")

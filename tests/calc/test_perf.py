@@ -114,10 +114,48 @@ def test_decode_step_adds_the_attention_kernels_to_the_projections() -> None:
     assert roof.time_s(ideal) > max(roof.memory_s, roof.compute_s)
 
 
-def test_at_batch_1_the_step_is_the_weights_streaming_time() -> None:
+def test_at_batch_1_the_step_equals_one_roofline_over_the_totals() -> None:
     model = data.model("llama-3.1-8b")
     instance = data.instance("p5e.48xlarge")
     roof = decode_roofline(model, instance, tp=1, dtype="bf16", kv_dtype="bf16", batch=1,
                            context=512)
     ideal = Efficiency(1.0, 1.0, 0.0)
     assert roof.time_s(ideal) == pytest.approx(roof.memory_s, rel=1e-9)
+
+
+@pytest.mark.parametrize("params", [
+    dict(model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=256, input_len=512,
+         output_len=512, framework="tensorrt-llm"),
+    dict(model="llama-3.1-70b", instance="p5.48xlarge", tp=4, batch=64, input_len=2048,
+         output_len=512, framework="vllm-gpu"),
+    dict(model="llama-3.1-8b", instance="trn1.32xlarge", tp=8, batch=4, input_len=1024,
+         output_len=256),
+    dict(model="mixtral-8x7b", instance="trn1.32xlarge", tp=32, batch=4, input_len=1024,
+         output_len=256),
+    dict(model="mixtral-8x7b", instance="p5.48xlarge", tp=4, batch=32, input_len=1024,
+         output_len=256, framework="tensorrt-llm"),
+])
+def test_the_shown_steps_add_up_to_the_decode_step(params: dict[str, object]) -> None:
+    """The derivation's decode terms recompute the decode step with its own formula, at TP 1 and
+    above (the decode's own collectives) and with routed experts."""
+    steps = {s["key"]: s["value"] for s in run("perf", **params)["derivation"]}
+    by_hand = (max(steps["decode_memory_s"], steps["decode_compute_s"])
+               + max(steps["decode_kv_s"], steps["decode_attention_s"])
+               + steps["decode_collective_s"] + steps["step_fixed_s"]
+               + steps.get("decode_expert_s", 0.0))
+    assert steps["decode_step_s"] == pytest.approx(by_hand, rel=1e-9)
+
+
+def test_the_bound_names_the_terms_that_win_in_each_kernel() -> None:
+    """8B on one H200 at batch 256: the projections are FLOP-bound and attention KV-bound; the
+    FLOP-bound time is the larger, so the decode is compute-bound although the bytes (weights + KV)
+    take longer than all the FLOPs together."""
+    result = run("perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=256,
+                 input_len=512, output_len=512, framework="tensorrt-llm")
+    steps = {s["key"]: s["value"] for s in result["derivation"]}
+    assert steps["decode_compute_s"] > steps["decode_memory_s"]
+    assert steps["decode_kv_s"] > steps["decode_attention_s"]
+    assert steps["decode_compute_s"] > steps["decode_kv_s"]
+    assert steps["decode_memory_s"] + steps["decode_kv_s"] > (
+        steps["decode_compute_s"] + steps["decode_attention_s"])
+    assert result["decode_bound"] == "compute"
