@@ -182,9 +182,7 @@ def perf(
     steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
               prefill.weights_memory_s / efficiency.decode_memory, "s")
     steps.add("collective_s", COLLECTIVE_FORMULAS[prefill.allreduce_algorithm],
-              prefill.collective_hops * efficiency.collective_hop_latency_s
-              + prefill.custom_allreduce_steps * efficiency.custom_allreduce_step_s
-              + prefill.collective_bandwidth_s, "s")
+              prefill.collective_s(efficiency), "s")
     steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
               "s")
     if prefill.expert_block_gb > 0:          # NxD's blockwise MoE prefill (Neuron)
@@ -210,9 +208,7 @@ def perf(
     steps.add("decode_attention_s", "attention FLOPs / (t · P_bf16 · η_comp)",
               decode.attention_compute_s / efficiency.prefill_compute, "s")
     steps.add("decode_collective_s", COLLECTIVE_FORMULAS[decode.allreduce_algorithm],
-              decode.collective_hops * efficiency.collective_hop_latency_s
-              + decode.custom_allreduce_steps * efficiency.custom_allreduce_step_s
-              + decode.collective_bandwidth_s, "s")
+              decode.collective_s(efficiency), "s")
     if model.experts and decode.expert_matmuls:
         steps.add("decode_expert_matmuls",
                   "MoE layers · experts · ⌈h/128⌉ · (⌈2f/t/128⌉ + ⌈f/t/128⌉)",

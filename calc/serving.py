@@ -429,6 +429,13 @@ class Roofline:
                 self.tokens + efficiency.prefill_half_tokens)
         return efficiency.prefill_compute
 
+    def collective_s(self, efficiency: Efficiency) -> float:
+        """The layers' all-reduces: latency steps at c_hop (ring) or c_custom (the framework's own
+        kernels) plus their bytes over the link."""
+        return (self.collective_hops * efficiency.collective_hop_latency_s
+                + self.custom_allreduce_steps * efficiency.custom_allreduce_step_s
+                + self.collective_bandwidth_s)
+
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
         fixed = step_fixed + (efficiency.prefill_fixed_latency_s
                               + self.expert_block_gb * efficiency.prefill_expert_s_per_gb
@@ -438,9 +445,7 @@ class Roofline:
                               * SECONDS_PER_NS)
         return (
             self.core_s(1.0 / efficiency.decode_memory, 1.0 / self.compute_efficiency(efficiency))
-            + self.collective_hops * efficiency.collective_hop_latency_s
-            + self.custom_allreduce_steps * efficiency.custom_allreduce_step_s
-            + self.collective_bandwidth_s
+            + self.collective_s(efficiency)
             + fixed
         )
 
