@@ -32,6 +32,7 @@ class Framework:
     default_max_batch: int | None = None
     allreduce: str = "ring"          # calc.collectives.ALGORITHMS: the tensor-parallel all-reduce
     single_bucket: bool = False      # compiles one sequence length: prompts and KV padded to it
+    causal_skip: bool = False        # its prefill attention kernel skips the causally masked blocks
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -63,6 +64,7 @@ def all_frameworks() -> dict[str, Framework]:
             else None,
             allreduce=str(raw.get("allreduce", "ring")),
             single_bucket=raw.get("single_bucket") is True,
+            causal_skip=raw.get("causal_skip") is True,
         )
     return found
 

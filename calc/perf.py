@@ -177,7 +177,9 @@ def perf(
     ramp = " · T / (T + T_half)" if efficiency.prefill_half_tokens > 0 else ""
     steps.add("prefill_compute_s", f"projection FLOPs / (t · P_dtype · η_comp{ramp})",
               prefill.projection_compute_s / prefill_eta, "s")
-    steps.add("prefill_attention_s", f"attention FLOPs / (t · P_bf16 · η_comp{ramp})",
+    attention_flops = "attention FLOPs over the unmasked half" if chosen.causal_skip \
+        else "attention FLOPs"
+    steps.add("prefill_attention_s", f"{attention_flops} / (t · P_bf16 · η_comp{ramp})",
               prefill.attention_compute_s / prefill_eta, "s")
     steps.add("prefill_memory_s", "weights streamed / t / (BW · η_mem)",
               prefill.weights_memory_s / efficiency.decode_memory, "s")

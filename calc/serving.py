@@ -341,6 +341,17 @@ def attention_token_layers(model: ModelSpec, context: int) -> int:
     return sum(group.layers * group.tokens(context) for group in kv.layer_groups(model))
 
 
+def causal_attention_pairs(model: ModelSpec, prompt: int) -> int:
+    """Σ over layers of the (query, key) pairs a causal prompt of `prompt` tokens attends to when
+    the kernel skips the masked blocks (FlashAttention-2): Σ_i min(i, window), i = 1 … prompt, i.e.
+    p(p + 1)/2 for a full-attention layer, w(w + 1)/2 + (p − w) · w for a window w < p."""
+    total = 0
+    for group in kv.layer_groups(model):
+        w = prompt if group.window is None else min(prompt, group.window)
+        total += group.layers * (w * (w + 1) // 2 + (prompt - w) * w)
+    return total
+
+
 def padded_active_params(model: ModelSpec, tp: int) -> int:
     return model.active_params + memory.padding_params(model, tp)
 
@@ -498,16 +509,18 @@ def decode_roofline(
 
 def prefill_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int,
-    allreduce: str = collectives.RING,
+    allreduce: str = collectives.RING, causal_skip: bool = False,
 ) -> Roofline:
-    """Prefill of `batch` prompts of `input_len` tokens (already padded), causal attention
-    counted over the full square as the compiled graphs run it."""
+    """Prefill of `batch` prompts of `input_len` tokens (already padded). Causal attention is
+    counted over the full square as the compiled graphs run it, or, where the framework's kernel
+    skips the masked blocks (causal_skip: FlashAttention), over the unmasked half."""
     tokens = batch * input_len
     weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
     _, peak = peak_flops_per_core(instance, dtype)
     linear = 2 * padded_active_params(model, tp) * tokens
-    attention = (4 * attention_token_layers(model, input_len) * attention_width(model, tp)
-                 * input_len * batch)
+    pairs = causal_attention_pairs(model, input_len) if causal_skip \
+        else attention_token_layers(model, input_len) * input_len
+    attention = 4 * pairs * attention_width(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, tokens, allreduce)
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
@@ -607,7 +620,8 @@ def serve(
     step = decode.time_s(efficiency, step_fixed)
     if framework.batching == "continuous":
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=1,
-                                   input_len=padded_input, allreduce=framework.allreduce)
+                                   input_len=padded_input, allreduce=framework.allreduce,
+                                   causal_skip=framework.causal_skip)
         prefill_s = prefill.time_s(efficiency, step_fixed)
         cycle, share, wait = running_cycle(active, prefill_s, step, out)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
@@ -646,7 +660,8 @@ def serve(
             e2e = ttft + (out - 1) * tpot
     else:
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
-                                   input_len=padded_input, allreduce=framework.allreduce)
+                                   input_len=padded_input, allreduce=framework.allreduce,
+                                   causal_skip=framework.causal_skip)
         prefill_s = prefill.time_s(efficiency, step_fixed)
         share, wait = 0.0, 0.0
         ttft, tpot = prefill_s, step

@@ -3,7 +3,7 @@
 import pytest
 from calc_helpers import error, run
 
-from calc import data, dtypes
+from calc import data, dtypes, frameworks, kv, serving
 from calc.perf import Efficiency, allreduce_steps, decode_roofline
 
 
@@ -159,3 +159,35 @@ def test_the_bound_names_the_terms_that_win_in_each_kernel() -> None:
     assert steps["decode_memory_s"] + steps["decode_kv_s"] > (
         steps["decode_compute_s"] + steps["decode_attention_s"])
     assert result["decode_bound"] == "compute"
+
+
+def test_flash_attention_frameworks_count_the_unmasked_half_of_a_prompt() -> None:
+    """An 8,192-token prompt of Llama 3.1 8B (32 layers, 32 × 128 attention width): TensorRT-LLM's
+    and vLLM's FlashAttention kernels skip the masked blocks, 4 · 32 · (8192 · 8193 / 2) · 4096
+    FLOPs; NxD Inference's compiled graph runs the full square, 4 · 32 · 8192² · 4096. Gemma 3's
+    sliding-window layers (1,024 tokens) attend to w(w + 1)/2 + (p − w) · w pairs."""
+    model = data.model("llama-3.1-8b")
+    gpu = data.instance("p5e.48xlarge")
+    prompt = 8192
+    half = serving.prefill_roofline(model, gpu, tp=1, dtype="bf16", batch=1, input_len=prompt,
+                                    causal_skip=True)
+    full = serving.prefill_roofline(model, gpu, tp=1, dtype="bf16", batch=1, input_len=prompt)
+    peak = 989e12
+    assert half.attention_compute_s * peak == pytest.approx(
+        4 * 32 * (prompt * (prompt + 1) // 2) * 4096, rel=1e-9)
+    assert full.attention_compute_s * peak == pytest.approx(4 * 32 * prompt**2 * 4096, rel=1e-9)
+    assert half.projection_compute_s == full.projection_compute_s
+    assert frameworks.get("tensorrt-llm").causal_skip and frameworks.get("vllm-gpu").causal_skip
+    assert not frameworks.get("nxd-inference").causal_skip
+    steps = {s["key"]: s["formula"] for s in run(
+        "perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=1, input_len=prompt,
+        output_len=16, framework="tensorrt-llm")["derivation"]}
+    assert "unmasked half" in steps["prefill_attention_s"]
+    gemma = data.model("gemma-3-27b")
+    local = next(g for g in kv.layer_groups(gemma) if g.window is not None)
+    glob = next(g for g in kv.layer_groups(gemma) if g.window is None)
+    w = local.window
+    assert w is not None and w < prompt
+    assert serving.causal_attention_pairs(gemma, prompt) == (
+        glob.layers * prompt * (prompt + 1) // 2 + local.layers * (w * (w + 1) // 2
+                                                                   + (prompt - w) * w))
