@@ -12,8 +12,10 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
                 as NxD loads them (nxd_experts_loaded: E when B·k ≥ E, else B·k)
   compute_s   = projections 2 · N_active · tokens / (t · P_matmul dtype)
               + attention FLOPs / (t · P_bf16)   (attention FLOPs = 4 · Σ_layers
-                min(context, window) · width · tokens; precision per phase: only the
-                projections run in a lower-precision dtype; attention stays at bf16)
+                min(context, window) · width · tokens; a prompt on a framework whose kernel skips
+                the causally masked blocks (Framework.causal_skip, FlashAttention): 4 · width ·
+                causal_attention_pairs; precision per phase: only the projections run in a
+                lower-precision dtype; attention stays at bf16)
   collectives = 2 all-reduces per layer × L, each as the framework runs it (calc/collectives.py):
                 ring (NCCL, Neuron collectives): 2 · ceil(log2 t) latency steps × c_hop
                   + 2 · (t − 1)/t × tokens · h · 2 bytes / link bandwidth per chip;
@@ -342,13 +344,22 @@ def attention_token_layers(model: ModelSpec, context: int) -> int:
 
 
 def causal_attention_pairs(model: ModelSpec, prompt: int) -> int:
-    """Σ over layers of the (query, key) pairs a causal prompt of `prompt` tokens attends to when
-    the kernel skips the masked blocks (FlashAttention-2): Σ_i min(i, window), i = 1 … prompt, i.e.
-    p(p + 1)/2 for a full-attention layer, w(w + 1)/2 + (p − w) · w for a window w < p."""
+    """Σ over layers of the (query, key) pairs a causal prompt of p tokens attends to when the
+    kernel skips the masked blocks (FlashAttention-2): each token attends to itself and the ones
+    before it, p(p + 1)/2 in a full-attention layer; in a sliding-window layer to at most w of them,
+    w(w + 1)/2 + (p − w) · w for w < p; in a chunked layer (Llama 4) to those of its own chunk of
+    c tokens, ⌊p/c⌋ · c(c + 1)/2 + r(r + 1)/2 with r = p mod c."""
     total = 0
     for group in kv.layer_groups(model):
-        w = prompt if group.window is None else min(prompt, group.window)
-        total += group.layers * (w * (w + 1) // 2 + (prompt - w) * w)
+        if group.window is None or group.window >= prompt:
+            pairs = prompt * (prompt + 1) // 2
+        elif model.local_kind == "chunked":
+            chunks, rest = divmod(prompt, group.window)
+            pairs = chunks * group.window * (group.window + 1) // 2 + rest * (rest + 1) // 2
+        else:
+            w = group.window
+            pairs = w * (w + 1) // 2 + (prompt - w) * w
+        total += group.layers * pairs
     return total
 
 

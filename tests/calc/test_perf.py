@@ -191,3 +191,23 @@ def test_flash_attention_frameworks_count_the_unmasked_half_of_a_prompt() -> Non
     assert serving.causal_attention_pairs(gemma, prompt) == (
         glob.layers * prompt * (prompt + 1) // 2 + local.layers * (w * (w + 1) // 2
                                                                    + (prompt - w) * w))
+
+
+@pytest.mark.parametrize("model_id", ["llama-3.1-8b", "gemma-3-27b", "llama-4-scout",
+                                      "deepseek-v3"])
+def test_causal_pairs_equal_a_token_by_token_count(model_id: str) -> None:
+    """Every token attends to itself and the ones before it: all of them in a full-attention
+    layer, the last w in a sliding-window layer, those of its own chunk in a chunked layer."""
+    model = data.model(model_id)
+    for prompt in (1, 7, 1023, 1024, 1025, 4096, 8191, 8192, 8193, 16500):
+        expected = 0
+        for group in kv.layer_groups(model):
+            for position in range(1, prompt + 1):
+                if group.window is None:
+                    seen = position
+                elif model.local_kind == "chunked":
+                    seen = (position - 1) % group.window + 1
+                else:
+                    seen = min(position, group.window)
+                expected += group.layers * seen
+        assert serving.causal_attention_pairs(model, prompt) == expected, prompt

@@ -390,6 +390,8 @@ def test_every_framework_record_is_complete_and_sourced() -> None:
         # optional model fields: typed, and cited with a note where they are set
         assert isinstance(raw.get("single_bucket", False), bool), raw["id"]
         assert not raw.get("single_bucket") or raw.get("single_bucket_note"), raw["id"]
+        assert isinstance(raw.get("causal_skip", False), bool), raw["id"]
+        assert not raw.get("causal_skip") or raw.get("causal_skip_note"), raw["id"]
         assert raw.get("allreduce", "ring") in collectives.ALGORITHMS, raw["id"]
         assert raw.get("allreduce", "ring") == "ring" or raw.get("allreduce_note"), raw["id"]
     # NxD Inference: Trn2/Trn3 in current releases, Inf2/Trn1 only in older ones (Neuron 2.29)
