@@ -592,8 +592,9 @@ def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency
     """Σ squared relative error of the TPOTs the decode fit uses and of every TTFT: the two
     fits' weighted objectives together."""
     total = 0.0
+    decode_ids = {c.id for c in decode_rows}
     for case in rows:
-        scored_tpot = case.tpot_s is not None and case in decode_rows
+        scored_tpot = case.tpot_s is not None and case.id in decode_ids
         if not scored_tpot and case.ttft_s is None:
             continue
         case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))

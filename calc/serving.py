@@ -523,8 +523,9 @@ def prefill_roofline(
     allreduce: str = collectives.RING, causal_skip: bool = False,
 ) -> Roofline:
     """Prefill of `batch` prompts of `input_len` tokens (already padded). Causal attention is
-    counted over the full square as the compiled graphs run it, or, where the framework's kernel
-    skips the masked blocks (causal_skip: FlashAttention), over the unmasked half."""
+    counted over the full square (the Neuron frameworks' kernels are not checked; the fitted
+    prefill efficiency takes up what they skip), or, where the framework's kernel skips the
+    masked blocks (causal_skip: FlashAttention), over the unmasked half."""
     tokens = batch * input_len
     weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
     _, peak = peak_flops_per_core(instance, dtype)
