@@ -174,7 +174,12 @@ def perf(
                   serving.decode_experts_read(model, instance, served.padded_batch), "")
     prefill, decode = served.prefill, served.decode
     prefill_eta = prefill.compute_efficiency(efficiency)
-    ramp = " · T / (T + T_half)" if efficiency.prefill_half_tokens > 0 else ""
+    ramp = ""
+    if efficiency.prefill_half_tokens > 0:
+        ramp = " · T / (T + T_half)"
+        steps.add("prefill_tokens", "T = B · s_in", prefill.tokens, "tokens")
+        steps.add("prefill_half_tokens", "T_half (fitted)", efficiency.prefill_half_tokens,
+                  "tokens")
     steps.add("prefill_compute_s", f"projection FLOPs / (t · P_dtype · η_comp{ramp})",
               prefill.projection_compute_s / prefill_eta, "s")
     attention_flops = "attention FLOPs over the unmasked half" if chosen.causal_skip \

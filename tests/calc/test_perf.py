@@ -211,3 +211,22 @@ def test_causal_pairs_equal_a_token_by_token_count(model_id: str) -> None:
                     seen = min(position, group.window)
                 expected += group.layers * seen
         assert serving.causal_attention_pairs(model, prompt) == expected, prompt
+
+
+def test_the_prefill_shows_the_tokens_its_efficiency_ramp_uses() -> None:
+    """TensorRT-LLM on one H200, a 2,048-token prompt: the derivation shows T and the fitted
+    T_half, and the projections' time is 2 · N · T / (P · η_comp · T / (T + T_half)), by hand."""
+    from calc import calibration
+
+    prompt = 2048
+    result = run("perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=1,
+                 input_len=prompt, output_len=16, framework="tensorrt-llm")
+    steps = {s["key"]: s["value"] for s in result["derivation"]}
+    efficiency = calibration.stored_constants().efficiency("gpu", "tensorrt-llm")
+    half = efficiency.prefill_half_tokens
+    assert half > 0
+    assert steps["prefill_tokens"] == prompt and steps["prefill_half_tokens"] == half
+    model = data.model("llama-3.1-8b")
+    eta = efficiency.prefill_compute * prompt / (prompt + half)
+    assert steps["prefill_compute_s"] == pytest.approx(
+        2 * model.active_params * prompt / 989e12 / eta, rel=1e-9)
