@@ -504,16 +504,17 @@ def decode_roofline(
     attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
     linear = 2 * padded_active_params(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, batch, allreduce)
+    bandwidth, attention_peak = _bandwidth_per_core(instance), _attention_peak(instance, dtype)
     return Roofline(
-        memory_s=(weights + kv_read) / _bandwidth_per_core(instance),
-        compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
-        kv_memory_s=kv_read / _bandwidth_per_core(instance),
-        attention_compute_s=attention / _attention_peak(instance, dtype) / tp,
+        memory_s=(weights + kv_read) / bandwidth,
+        compute_s=(linear / peak + attention / attention_peak) / tp,
+        kv_memory_s=kv_read / bandwidth,
+        attention_compute_s=attention / attention_peak / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
         collective_bandwidth_s=_bandwidth_s(model, instance, reduce),
         custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
         allreduce_algorithm=reduce.algorithm,
-        expert_stream_s=0.0 if matmuls else expert_bytes / tp / _bandwidth_per_core(instance),
+        expert_stream_s=0.0 if matmuls else expert_bytes / tp / bandwidth,
         expert_matmuls=matmuls,
     )
 
@@ -534,10 +535,11 @@ def prefill_roofline(
         else attention_token_layers(model, input_len) * input_len
     attention = 4 * pairs * attention_width(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, tokens, allreduce)
+    attention_peak = _attention_peak(instance, dtype)
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
-        compute_s=(linear / peak + attention / _attention_peak(instance, dtype)) / tp,
-        attention_compute_s=attention / _attention_peak(instance, dtype) / tp,
+        compute_s=(linear / peak + attention / attention_peak) / tp,
+        attention_compute_s=attention / attention_peak / tp,
         collective_hops=ALL_REDUCES_PER_LAYER * model.layers * reduce.ring_steps,
         collective_bandwidth_s=_bandwidth_s(model, instance, reduce),
         custom_allreduce_steps=ALL_REDUCES_PER_LAYER * model.layers * reduce.custom_steps,
