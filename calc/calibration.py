@@ -498,15 +498,10 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
         weights: list[float] = []
         scale = efficiency.decode_memory / efficiency.prefill_compute
         for case in decode_rows:
-            case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
-            step_now = steps.get(case.framework.id, 0.0)
             # a row spread over replicas: its TPOT is the mean over the requests (estimate())
             row = [0.0] * len(columns)
             bandwidth_s = interference = 0.0
-            for share, part in _load_mix(case):
-                modelled = serving.serve(part.model, part.instance, part.framework, efficiency,
-                                         step_now, tp=part.tp, dtype=part.dtype,
-                                         kv_dtype=part.kv_dtype, work=part.work)
+            for share, modelled in _served_parts(case, efficiency, steps):
                 roof = modelled.decode
                 interference += share * (modelled.tpot_s - modelled.step_s)
                 bandwidth_s += share * roof.collective_bandwidth_s
@@ -597,19 +592,28 @@ def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency
         scored_tpot = case.tpot_s is not None and case.id in decode_ids
         if not scored_tpot and case.ttft_s is None:
             continue
-        case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
-        tpot = ttft = 0.0
-        for share, part in _load_mix(case):
-            modelled = serving.serve(part.model, part.instance, part.framework, efficiency,
-                                     steps.get(part.framework.id, 0.0), tp=part.tp,
-                                     dtype=part.dtype, kv_dtype=part.kv_dtype, work=part.work)
-            tpot += share * modelled.tpot_s
-            ttft += share * modelled.ttft_s
+        parts = _served_parts(case, efficiency, steps)
+        tpot = sum(share * modelled.tpot_s for share, modelled in parts)
+        ttft = sum(share * modelled.ttft_s for share, modelled in parts)
         if scored_tpot and case.tpot_s:
             total += (tpot / case.tpot_s - 1.0) ** 2
         if case.ttft_s:
             total += (ttft / case.ttft_s - 1.0) ** 2
     return total
+
+
+def _served_parts(case: Case, efficiency: Efficiency,
+                  steps: Mapping[str, float]) -> list[tuple[float, serving.Serving]]:
+    """(share of the requests, the engine served at that per-replica load) for each part of
+    _load_mix, an offered rate first read as its Little's-law concurrency (resolved): what the
+    decode fit, the prefill fit and the fit error all score, with `efficiency` and the per-step
+    fixed costs `steps` being fitted (0 for a framework without one; estimate() instead falls
+    back to a proxy framework's)."""
+    case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
+    return [(share, serving.serve(part.model, part.instance, part.framework, efficiency,
+                                  steps.get(part.framework.id, 0.0), tp=part.tp, dtype=part.dtype,
+                                  kv_dtype=part.kv_dtype, work=part.work))
+            for share, part in _load_mix(case)]
 
 
 def _load_mix(case: Case) -> list[tuple[float, Case]]:
@@ -629,15 +633,10 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         return efficiency
     prepared = []
     for case in prefill_rows:
-        case = resolved(case, Constants({case.group: efficiency}, {}, {}, {}))
-        wait = 0.0
-        for share, part in _load_mix(case):
-            modelled = serving.serve(part.model, part.instance, part.framework, efficiency,
-                                     steps.get(part.framework.id, 0.0), tp=part.tp,
-                                     dtype=part.dtype, kv_dtype=part.kv_dtype, work=part.work)
-            wait += share * modelled.queue_wait_s
+        parts = _served_parts(case, efficiency, steps)
+        wait = sum(share * modelled.queue_wait_s for share, modelled in parts)
         # one prefill per request: the same roofline whatever the replica's load
-        prepared.append((modelled.prefill, steps.get(case.framework.id, 0.0),
+        prepared.append((parts[-1][1].prefill, steps.get(case.framework.id, 0.0),
                          (case.ttft_s or 0.0) - wait, case.ttft_s or 1.0))
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
