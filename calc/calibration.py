@@ -253,6 +253,9 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             running = _optional_int(raw.get("max_running_batch"))
             if running is not None:     # the source's tool sets the server's limit
                 framework = replace(framework, default_max_batch=running)
+            budget = _optional_int(raw.get("max_num_tokens"))
+            if budget is not None:      # ... and its token budget per iteration
+                framework = replace(framework, max_num_tokens=budget)
             batch = _optional_int(raw.get("compiled_batch")) or framework.default_max_batch
             if batch is not None and framework.batching == "continuous":
                 batch = max(1, min(batch, _requests_in_memory(raw, dtype)))

@@ -33,6 +33,9 @@ class Framework:
     allreduce: str = "ring"          # calc.collectives.ALGORITHMS: the tensor-parallel all-reduce
     single_bucket: bool = False      # compiles one sequence length: prompts and KV padded to it
     causal_skip: bool = False        # its prefill attention kernel skips the causally masked blocks
+    max_num_tokens: int | None = None  # continuous batching: the token budget of one iteration,
+    #                                    up to which waiting prompts are prefilled together
+    #                                    (None: one prompt per prefill)
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -65,6 +68,7 @@ def all_frameworks() -> dict[str, Framework]:
             allreduce=str(raw.get("allreduce", "ring")),
             single_bucket=raw.get("single_bucket") is True,
             causal_skip=raw.get("causal_skip") is True,
+            max_num_tokens=int(raw["max_num_tokens"]) if "max_num_tokens" in raw else None,
         )
     return found
 

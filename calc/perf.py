@@ -173,11 +173,17 @@ def perf(
         steps.add("experts_touched_decode", read_formula,
                   serving.decode_experts_read(model, instance, served.padded_batch), "")
     prefill, decode = served.prefill, served.decode
+    budget = chosen.max_num_tokens if chosen.batching == "continuous" else None
+    if budget:   # waiting prompts prefilled together, up to the iteration's token budget
+        steps.add("prompts_per_prefill",
+                  f"k = max(1, min(⌊{budget} / s_in⌋, ⌊C / s_out⌋)) (token budget {budget})",
+                  served.prompts_per_prefill, "")
     prefill_eta = prefill.compute_efficiency(efficiency)
     ramp = ""
     if efficiency.prefill_half_tokens > 0:
         ramp = " · T / (T + T_half)"
-        steps.add("prefill_tokens", "T = B · s_in", prefill.tokens, "tokens")
+        steps.add("prefill_tokens", "T = k · s_in" if budget else "T = B · s_in", prefill.tokens,
+                  "tokens")
         steps.add("prefill_half_tokens", "T_half (fitted)", efficiency.prefill_half_tokens,
                   "tokens")
     steps.add("prefill_compute_s", f"projection FLOPs / (t · P_dtype · η_comp{ramp})",
@@ -190,8 +196,8 @@ def perf(
               prefill.weights_memory_s / efficiency.decode_memory, "s")
     steps.add("collective_s", COLLECTIVE_FORMULAS[prefill.allreduce_algorithm],
               prefill.collective_s(efficiency), "s")
-    steps.add("prefill_fixed_s", "fitted per-request latency", efficiency.prefill_fixed_latency_s,
-              "s")
+    steps.add("prefill_fixed_s", "fitted latency per prefill pass" if budget
+              else "fitted per-request latency", efficiency.prefill_fixed_latency_s, "s")
     if prefill.expert_block_gb > 0:          # NxD's blockwise MoE prefill (Neuron)
         blocks, rows = serving.expert_blocks(model.experts, model.active_experts, prefill.tokens)
         steps.add("prefill_expert_blocks",
@@ -231,10 +237,11 @@ def perf(
               "max(weights, projections) + max(KV read, attention) + collectives + step cost"
               + experts_term, served.step_s, "s")
     if chosen.batching == "continuous":
-        steps.add("prefill_share", "C · t_prefill / cycle", served.prefill_share, "")
+        per = "t_prefill / k" if budget else "t_prefill"
+        steps.add("prefill_share", f"C · {per} / cycle", served.prefill_share, "")
         steps.add("queue_wait_s",
-                  "min((C−1)/C · (t_step/2 + ρ/(1−ρ) · t_prefill/2), (C−1) · t_prefill)",
-                  served.queue_wait_s, "s")
+                  f"min((C−1)/C · (t_step/2 + ρ/(1−ρ) · {per}/2), (C − {'k' if budget else '1'})"
+                  f" · {per})", served.queue_wait_s, "s")
     ttft = steps.add("ttft_s", "prefill (+ queue wait under continuous batching)", served.ttft_s,
                      "s")
     tpot = steps.add("tpot_s", "decode step (continuous: (cycle − TTFT) / (s_out − 1))",

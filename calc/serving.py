@@ -593,20 +593,38 @@ class Serving:
     output_tokens_per_s_per_replica: float
     prefill_share: float    # ρ: fraction of engine time in prefill (continuous batching)
     queue_wait_s: float
+    prompts_per_prefill: int = 1   # prompts in prefill_s: static, the batch; continuous, the k
+    #                                waiting prompts one pass runs together (prompts_per_prefill)
 
 
-def running_cycle(running: int, prefill_s: float, step_s: float,
-                  out: int) -> tuple[float, float, float]:
-    """Continuous batching, closed loop with `running` requests in the batch: a request's life
-    (cycle = running · t_prefill + (s_out − 1) · t_step), the engine's share of prefill ρ and the
-    wait of a new request for the running step and queued prefills (first order), at most the
-    other running requests' prefills, so that TPOT stays ≥ t_step (ρ → 1 at short outputs)."""
-    cycle = running * prefill_s + (out - 1) * step_s
-    share = running * prefill_s / cycle
+def prompts_per_prefill(running: int, out: int, prompt_tokens: int,
+                        max_num_tokens: int | None) -> int:
+    """k, the prompts a continuous-batching engine prefills together in one pass: in the closed
+    loop with `running` requests of `out` tokens about running / s_out of them finish at each
+    decode step, and the prompts that replace them are waiting at the next iteration, which
+    admits them together up to its token budget (max_num_tokens, e.g. TensorRT-LLM's scheduler):
+    k = max(1, min(⌊N_tok / s_in⌋, ⌊C / s_out⌋)). Without a budget (the Neuron frameworks) one
+    prompt per prefill."""
+    if not max_num_tokens or out <= 0:
+        return 1
+    return max(1, min(max_num_tokens // max(1, prompt_tokens), running // out))
+
+
+def running_cycle(running: int, prefill_s: float, step_s: float, out: int,
+                  batched: int = 1) -> tuple[float, float, float]:
+    """Continuous batching, closed loop with `running` requests in the batch, their prompts
+    prefilled `batched` (k) at a time in passes of prefill_s, so each prompt costs the engine
+    t_prefill / k: a request's life (cycle = running · t_prefill / k + (s_out − 1) · t_step), the
+    engine's share of prefill ρ and the wait of a new request for the running step and the
+    queued prompts' share (first order), at most the other requests' share less the rest of its
+    own pass ((C − k) · t_prefill / k), so that TPOT stays ≥ t_step (ρ → 1 at short outputs)."""
+    per_prompt = prefill_s / batched
+    cycle = running * per_prompt + (out - 1) * step_s
+    share = running * per_prompt / cycle
     wait = (running - 1) / running * (
-        step_s / 2 + share / max(1e-9, 1.0 - share) * prefill_s / 2
+        step_s / 2 + share / max(1e-9, 1.0 - share) * per_prompt / 2
     )
-    return cycle, share, min(wait, (running - 1) * prefill_s)
+    return cycle, share, min(wait, max(0, running - batched) * per_prompt)
 
 
 def closed_loop_tpot(cycle: float, prefill_s: float, wait: float, step_s: float,
@@ -637,7 +655,15 @@ def serve(
                                    input_len=padded_input, allreduce=framework.allreduce,
                                    causal_skip=framework.causal_skip)
         prefill_s = prefill.time_s(efficiency, step_fixed)
-        cycle, share, wait = running_cycle(active, prefill_s, step, out)
+        # evenly spaced arrivals (rate · t_prefill < 1) find no other prompt waiting
+        batched = 1 if work.evenly_spaced_rate_per_s is not None else prompts_per_prefill(
+            active, out, padded_input, framework.max_num_tokens)
+        if batched > 1:   # the waiting prompts run as one prefill pass (continuous batching)
+            prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=batched,
+                                       input_len=padded_input, allreduce=framework.allreduce,
+                                       causal_skip=framework.causal_skip)
+            prefill_s = prefill.time_s(efficiency, step_fixed)
+        cycle, share, wait = running_cycle(active, prefill_s, step, out, batched)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
         ttft = prefill_s + wait + slot_wait
         tpot = closed_loop_tpot(cycle, prefill_s, wait, step, out)
@@ -677,7 +703,7 @@ def serve(
                                    input_len=padded_input, allreduce=framework.allreduce,
                                    causal_skip=framework.causal_skip)
         prefill_s = prefill.time_s(efficiency, step_fixed)
-        share, wait = 0.0, 0.0
+        share, wait, batched = 0.0, 0.0, padded_batch
         ttft, tpot = prefill_s, step
         e2e = ttft + (out - 1) * tpot
     return Serving(
@@ -685,5 +711,5 @@ def serve(
         padded_input_len=padded_input, padded_context=context, prefill_s=prefill_s,
         step_s=step, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
         output_tokens_per_s_per_replica=work.batch * out / e2e, prefill_share=share,
-        queue_wait_s=wait,
+        queue_wait_s=wait, prompts_per_prefill=batched,
     )

@@ -8,7 +8,7 @@ from . import compute, data, markdown, page, provenance, values
 
 # fact() kind → data file name
 KIND_FILES = {"chip": "chips", "core": "cores", "instance": "instances", "model": "models",
-              "measurement": "measurements", "assumption": "assumptions"}
+              "measurement": "measurements", "assumption": "assumptions", "framework": "frameworks"}
 
 
 class UnknownFactError(KeyError):

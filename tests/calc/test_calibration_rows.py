@@ -60,6 +60,11 @@ def test_a_saturated_row_runs_only_the_requests_whose_kv_fits() -> None:
     assert 256 < held < 4096 and small.batch == held
     raw = next(r for r in data.records("measurements") if r["id"] == small.id)
     assert raw["max_running_batch"] == 4096 and "tuning.py" in raw["max_running_batch_note"]
+    # trtllm-bench's token budget: min(B · (1 + in / out), 32,768) >= the B / out prompts that
+    # wait at each step, so only its cap can bind; the row carries the cap, the framework 8,192
+    assert raw["max_num_tokens"] == 32768 and "finetune_setting" in raw["max_num_tokens_note"]
+    assert small.framework.max_num_tokens == 32768
+    assert frameworks.get("tensorrt-llm").max_num_tokens == 8192
 
 
 def test_a_saturated_row_without_a_stated_limit_keeps_the_framework_default() -> None:
@@ -67,6 +72,7 @@ def test_a_saturated_row_without_a_stated_limit_keeps_the_framework_default() ->
     # no max batch): the running batch is the framework default 256, which memory can hold
     case = _case("gpu-trtllm014-llama-3.1-8b-h100-tp1-qpsinf-467-256")
     assert case.framework.default_max_batch == 256 and case.batch == 256
+    assert case.framework.max_num_tokens == 8192   # the engine build default (not stated)
     assert memory.sequences_in_kv_memory(case.model, case.instance, dtype=case.dtype,
                                          kv_dtype=case.kv_dtype, seq_len=467 + 256,
                                          tp=1) > 256

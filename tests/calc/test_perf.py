@@ -230,3 +230,39 @@ def test_the_prefill_shows_the_tokens_its_efficiency_ramp_uses() -> None:
     eta = efficiency.prefill_compute * prompt / (prompt + half)
     assert steps["prefill_compute_s"] == pytest.approx(
         2 * model.active_params * prompt / 989e12 / eta, rel=1e-9)
+
+
+def test_the_prefill_pass_of_several_prompts_is_shown_and_recomputable() -> None:
+    """TensorRT-LLM, Llama 3.1 8B on one H200, 256 requests of 467 in / 16 out: 256 / 16 = 16
+    finish per decode step and 16 × 467 = 7,472 tokens fit the 8,192-token budget, so one pass
+    prefills k = 16 prompts; the derivation shows k, T = k · s_in, and the pass's projections'
+    time 2 · N · T / (P · η_comp · T / (T + T_half)); the closed loop's prefill share is
+    C · t_prefill / k / cycle."""
+    from calc import calibration
+
+    result = run("perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=256,
+                 input_len=467, output_len=16, framework="tensorrt-llm")
+    steps = {s["key"]: s for s in result["derivation"]}
+    assert steps["prompts_per_prefill"]["value"] == 16
+    assert "8192" in steps["prompts_per_prefill"]["formula"]
+    assert steps["prefill_tokens"]["value"] == 16 * 467
+    assert steps["prefill_tokens"]["formula"] == "T = k · s_in"
+    efficiency = calibration.stored_constants().efficiency("gpu", "tensorrt-llm")
+    tokens = 16 * 467
+    eta = efficiency.prefill_compute * tokens / (tokens + efficiency.prefill_half_tokens)
+    model = data.model("llama-3.1-8b")
+    assert steps["prefill_compute_s"]["value"] == pytest.approx(
+        2 * model.active_params * tokens / 989e12 / eta, rel=1e-9)
+    t_prefill = steps["prefill_s"]["value"]
+    cycle = 256 * t_prefill / 16 + 15 * steps["decode_step_s"]["value"]
+    assert steps["prefill_share"]["value"] == pytest.approx(256 * t_prefill / 16 / cycle)
+    assert steps["e2e_s"]["value"] == pytest.approx(cycle)
+    # one request in flight: nothing else waits, k = 1
+    alone = run("perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=1,
+                input_len=467, output_len=16, framework="tensorrt-llm")
+    one = {s["key"]: s["value"] for s in alone["derivation"]}
+    assert one["prompts_per_prefill"] == 1 and one["prefill_tokens"] == 467
+    # a framework without a budget does not show the row
+    neuron = run("perf", model="llama-3.1-8b", instance="trn2.48xlarge", tp=4, batch=8,
+                 input_len=467, output_len=16, framework="vllm-neuron")
+    assert "prompts_per_prefill" not in {s["key"] for s in neuron["derivation"]}

@@ -547,16 +547,76 @@ def test_evenly_spaced_without_a_running_limit_has_no_cap() -> None:
 
 def test_a_short_output_closed_loop_keeps_tpot_at_least_one_step() -> None:
     # 32 running requests, 4,000-token prompts, 2 output tokens: ρ ≈ 1 and the first-order
-    # wait would exceed the cycle; it stops at the other 31 prefills, so TPOT ≥ t_step
+    # wait would exceed the cycle. vLLM's budget of 8,192 tokens prefills k = 2 prompts per
+    # pass (t_pf), so each prompt costs t_pf / 2; the wait stops at the other 30 prompts'
+    # share, (32 − 2) · t_pf / 2, so TPOT ≥ t_step
     served = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, Workload(32, 4000, 2))
     t_pf, t_step = served.prefill_s, served.step_s
-    assert served.queue_wait_s == pytest.approx(31 * t_pf)
-    assert served.ttft_s == pytest.approx(32 * t_pf)
-    assert served.tpot_s == pytest.approx((32 * t_pf + t_step - t_pf - 31 * t_pf) / 1)
-    assert served.tpot_s >= t_step
+    assert served.prompts_per_prefill == 2
+    assert served.queue_wait_s == pytest.approx(30 * t_pf / 2)
+    assert served.ttft_s == pytest.approx(16 * t_pf)
+    cycle = 32 * t_pf / 2 + t_step
+    assert served.tpot_s == pytest.approx(cycle - t_pf - 15 * t_pf)
+    assert served.tpot_s >= t_step - 1e-12
     one = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, Workload(8, 4000, 1))
-    assert one.ttft_s == pytest.approx(8 * one.prefill_s)
+    assert one.prompts_per_prefill == 2
+    assert one.ttft_s == pytest.approx(one.prefill_s + 6 * one.prefill_s / 2)
     assert math.isfinite(one.e2e_s)
+    # without a token budget (vLLM on Neuron: one prompt per prefill), as before: the wait
+    # stops at the other 31 prefills
+    neuron = _serve("llama-3.1-8b", "trn2.48xlarge", "vllm-neuron", 4,
+                    Workload(32, 4000, 2, 32, 8192))
+    assert neuron.prompts_per_prefill == 1
+    assert neuron.queue_wait_s == pytest.approx(31 * neuron.prefill_s)
+    assert neuron.ttft_s == pytest.approx(32 * neuron.prefill_s)
+    assert neuron.tpot_s >= neuron.step_s - 1e-12
+
+
+@pytest.mark.parametrize(("running", "out", "prompt", "budget", "expected"), (
+    (256, 16, 467, 8192, 16),    # 16 requests finish per step; 17 prompts would fit the budget
+    (256, 16, 1024, 8192, 8),    # the budget binds: 8 prompts of 1,024 tokens
+    (256, 2048, 128, 8192, 1),   # long outputs: less than one request finishes per step
+    (32, 2, 4000, 8192, 2),
+    (100, 10, 9000, 8192, 1),    # a prompt above the budget still runs (alone)
+    (256, 16, 467, None, 1),     # no budget: one prompt per prefill
+    (256, 16, 467, 32768, 16),
+))
+def test_prompts_per_prefill_by_hand(running: int, out: int, prompt: int,
+                                     budget: int | None, expected: int) -> None:
+    # k = max(1, min(floor(budget / prompt), floor(C / s_out)))
+    assert serving.prompts_per_prefill(running, out, prompt, budget) == expected
+
+
+def test_tensorrt_llm_prefills_the_waiting_prompts_in_one_pass() -> None:
+    # Llama 3.1 70B on 4 × H100, 256 running, 467 in / 16 out: TensorRT-LLM's 8,192-token budget
+    # (frameworks.toml) admits the 16 prompts that replace the 16 requests finishing each step;
+    # the pass is one prefill roofline of 16 × 467 tokens, and a request's TTFT is at least it
+    fw = frameworks.get("tensorrt-llm")
+    assert fw.max_num_tokens == 8192
+    model, instance = data.model("llama-3.1-70b"), data.instance("p5.48xlarge")
+    served = serving.serve(model, instance, fw, EFFICIENCY, 0.01, tp=4, dtype="bf16",
+                           kv_dtype="bf16", work=Workload(256, 467, 16))
+    assert served.prompts_per_prefill == 16 and served.prefill.tokens == 16 * 467
+    one_pass = serving.prefill_roofline(model, instance, tp=4, dtype="bf16", batch=16,
+                                        input_len=467, allreduce=fw.allreduce,
+                                        causal_skip=fw.causal_skip)
+    assert served.prefill_s == pytest.approx(one_pass.time_s(EFFICIENCY, 0.01))
+    assert served.ttft_s >= served.prefill_s
+    # the cycle of the closed loop: 256 prompts at t_pass / 16 each, then 15 decode steps
+    cycle = 256 * served.prefill_s / 16 + 15 * served.step_s
+    assert served.e2e_s == pytest.approx(cycle)
+    assert served.prefill_share == pytest.approx(256 * served.prefill_s / 16 / cycle)
+    # one prompt at a time would cost more engine time per prompt (a smaller GEMM, its own
+    # weight stream and fixed latency), so the batched cycle is shorter
+    single = serving.serve(model, instance, replace(fw, max_num_tokens=None), EFFICIENCY, 0.01,
+                           tp=4, dtype="bf16", kv_dtype="bf16", work=Workload(256, 467, 16))
+    assert single.prompts_per_prefill == 1
+    assert served.e2e_s < single.e2e_s
+    # evenly spaced arrivals find no other prompt waiting: one per prefill
+    spaced = serving.serve(model, instance, fw, EFFICIENCY, 0.01, tp=4, dtype="bf16",
+                           kv_dtype="bf16",
+                           work=Workload(256, 467, 16, evenly_spaced_rate_per_s=1.0))
+    assert spaced.prompts_per_prefill == 1
 
 
 def test_evenly_spaced_arrivals_beyond_capacity_run_the_full_batch() -> None:

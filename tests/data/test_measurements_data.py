@@ -23,6 +23,12 @@ FRAMEWORK_IDS = {
 }
 MODES = {"static", "serving"}
 
+
+def framework_record(framework_id: str) -> dict[str, Any]:
+    with (DATA_DIR / "frameworks.toml").open("rb") as handle:
+        found = [fw for fw in tomllib.load(handle)["framework"] if fw["id"] == framework_id]
+    return found[0] if found else {}
+
 # Ids that [[pending_measurement]] records may use before data/models.toml and instances.toml
 # them. PENDING_*: being added on other branches (models helper: presets; content helper: GPU
 # instances); when they land, such records move to [[measurement]] with use = use_pending.
@@ -115,7 +121,7 @@ def test_value_fields(meas: dict[str, Any]) -> None:
     if "mfu" in meas:
         assert 0 < meas["mfu"] < 1
     for field in ("concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
-                  "max_running_batch"):
+                  "max_running_batch", "max_num_tokens"):
         if field in meas:
             assert isinstance(meas[field], int) and not isinstance(meas[field], bool)
             assert meas[field] > 0, field
@@ -124,6 +130,10 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         # row with a batch, a stated load or an offered rate would not use it
         assert meas["mode"] == "serving" and meas.get("max_running_batch_note", "").strip()
         assert not {"batch", "concurrency", "offered_request_throughput_per_s"} & meas.keys()
+    if "max_num_tokens" in meas:
+        # the token budget a benchmark tool set (trtllm-bench), with the rule it followed
+        assert meas["mode"] == "serving" and meas.get("max_num_tokens_note", "").strip()
+        assert "max_num_tokens" in framework_record(meas["framework_id"])
     if "offered_request_throughput_per_s" in meas:
         rate = meas["offered_request_throughput_per_s"]
         assert isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0

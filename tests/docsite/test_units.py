@@ -15,7 +15,7 @@ from site_macros import compute, facts, formatting, tables, units, values
 pytestmark = pytest.mark.site
 
 FACT_KINDS = {"chip": "chips", "core": "cores", "instance": "instances", "model": "models",
-              "measurement": "measurements"}
+              "measurement": "measurements", "framework": "frameworks"}
 # numeric data fields that are counts or ratios: they print without a unit
 UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_cores",
             "neuronlink_links", "memory_pool_chips", "fp8_e4m3_max", "chip_count", "vcpu",
@@ -30,7 +30,9 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "params_published", "active_params_published",
             # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
             "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
-            "output_len_requested", "max_running_batch"}
+            "output_len_requested", "max_running_batch", "max_num_tokens",
+            # frameworks: bucket sizes and limits in tokens or requests
+            "bucket_min_tokens", "default_max_batch"}
 
 
 def env_for(lang: str = "en", src_uri: str = "guide/x.md") -> SimpleNamespace:
