@@ -638,18 +638,21 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     for case in prefill_rows:
         parts = _served_parts(case, efficiency, steps)
         wait = sum(share * modelled.queue_wait_s for share, modelled in parts)
-        # one prefill per request: the same roofline whatever the replica's load
-        prepared.append((parts[-1][1].prefill, steps.get(case.framework.id, 0.0),
+        # each part's prefill pass (its prompts per pass follow the replica's load)
+        passes = [(share, modelled.prefill) for share, modelled in parts]
+        prepared.append((passes, steps.get(case.framework.id, 0.0),
                          (case.ttft_s or 0.0) - wait, case.ttft_s or 1.0))
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
-    experts = [roof.expert_block_gb for roof, _, _, _ in prepared]
+    experts = [sum(share * roof.expert_block_gb for share, roof in passes)
+               for passes, _, _, _ in prepared]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
     for half in HALF_TOKENS_GRID:
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
                             prefill_half_tokens=half, prefill_expert_s_per_gb=0.0)
-            predicted = [roof.time_s(trial, step) for roof, step, _, _ in prepared]
+            predicted = [sum(share * roof.time_s(trial, step) for share, roof in passes)
+                         for passes, step, _, _ in prepared]
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
             fixed, per_expert = _fixed_terms(experts, residual, weights)

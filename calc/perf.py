@@ -176,7 +176,7 @@ def perf(
     budget = chosen.max_num_tokens if chosen.batching == "continuous" else None
     if budget:   # waiting prompts prefilled together, up to the iteration's token budget
         steps.add("prompts_per_prefill",
-                  f"k = max(1, min(⌊{budget} / s_in⌋, ⌊C / s_out⌋)) (token budget {budget})",
+                  f"k = max(1, min({budget} / s_in, C / s_out)) (token budget {budget})",
                   served.prompts_per_prefill, "")
     prefill_eta = prefill.compute_efficiency(efficiency)
     ramp = ""
@@ -199,7 +199,8 @@ def perf(
     steps.add("prefill_fixed_s", "fitted latency per prefill pass" if budget
               else "fitted per-request latency", efficiency.prefill_fixed_latency_s, "s")
     if prefill.expert_block_gb > 0:          # NxD's blockwise MoE prefill (Neuron)
-        blocks, rows = serving.expert_blocks(model.experts, model.active_experts, prefill.tokens)
+        blocks, rows = serving.expert_blocks(model.experts, model.active_experts,
+                                             round(prefill.tokens))
         steps.add("prefill_expert_blocks",
                   "min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) per MoE layer", blocks, "")
         steps.add("prefill_expert_block_gb",
@@ -237,14 +238,14 @@ def perf(
               "max(weights, projections) + max(KV read, attention) + collectives + step cost"
               + experts_term, served.step_s, "s")
     if chosen.batching == "continuous":
-        per = "t_prefill / k" if budget else "t_prefill"
+        per, half = ("t_prefill / k", "t_prefill/(2k)") if budget else ("t_prefill", "t_prefill/2")
         steps.add("prefill_share", f"C · {per} / cycle", served.prefill_share, "")
         steps.add("queue_wait_s",
-                  f"min((C−1)/C · (t_step/2 + ρ/(1−ρ) · {per}/2), (C − {'k' if budget else '1'})"
+                  f"min((C−1)/C · (t_step/2 + ρ/(1−ρ) · {half}), (C − {'k' if budget else '1'})"
                   f" · {per})", served.queue_wait_s, "s")
     ttft = steps.add("ttft_s", "prefill (+ queue wait under continuous batching)", served.ttft_s,
                      "s")
-    tpot = steps.add("tpot_s", "decode step (continuous: (cycle − TTFT) / (s_out − 1))",
+    tpot = steps.add("tpot_s", "decode step (continuous: (e2e − TTFT) / (s_out − 1))",
                      served.tpot_s, "s")
     e2e = steps.add("e2e_s", "static: TTFT + (s_out − 1) · TPOT; continuous: cycle",
                     served.e2e_s, "s")

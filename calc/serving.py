@@ -212,7 +212,7 @@ def has_nvlink(instance: InstanceSpec) -> bool:
     return str(raw.get("interconnect", "")).startswith("NVLink")
 
 
-def layer_all_reduce(model: ModelSpec, instance: InstanceSpec, tp: int, tokens: int,
+def layer_all_reduce(model: ModelSpec, instance: InstanceSpec, tp: int, tokens: float,
                      algorithm: str = collectives.RING) -> collectives.AllReduce:
     """One of the per-layer all-reduces of `tokens` tokens' activations (tokens · h · 2 B)."""
     message = tokens * model.hidden * ACTIVATION_BYTES
@@ -220,7 +220,7 @@ def layer_all_reduce(model: ModelSpec, instance: InstanceSpec, tp: int, tokens: 
 
 
 def collective_bandwidth_s(model: ModelSpec, instance: InstanceSpec, tp: int,
-                           tokens: int, algorithm: str = collectives.RING) -> float:
+                           tokens: float, algorithm: str = collectives.RING) -> float:
     """Bandwidth term of the per-layer all-reduces: 2 · L · bytes per chip / link (ring:
     2·(t−1)/t · tokens · h · 2 B; one-shot: (t − 1) · tokens · h · 2 B)."""
     return _bandwidth_s(model, instance, layer_all_reduce(model, instance, tp, tokens, algorithm))
@@ -234,15 +234,15 @@ def _bandwidth_s(model: ModelSpec, instance: InstanceSpec, one: collectives.AllR
     return ALL_REDUCES_PER_LAYER * model.layers * one.bytes_per_chip / link
 
 
-def experts_touched(experts: int, active: int, tokens: int) -> float:
+def experts_touched(experts: int, active: int, tokens: float) -> float:
     """Expected distinct experts per layer that `tokens` tokens touch, each routed to `active`
     of `experts` (uniform routing): E · (1 − (1 − k/E)^tokens)."""
     if experts <= 0:
         return 0.0
-    return experts * (1.0 - (1.0 - active / experts) ** tokens)
+    return experts * (1.0 - float((1.0 - active / experts) ** tokens))
 
 
-def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int,
+def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: float,
                           experts: float | None = None) -> float:
     """Weight bytes one step of `tokens` tokens reads (whole replica, before the split over t):
     every weight outside the routed experts (embeddings, norms and router at the unquantized
@@ -259,7 +259,7 @@ def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: int,
     return float(fixed) + routed_expert_bytes(model, dtype, tokens, experts)
 
 
-def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: int,
+def routed_expert_bytes(model: ModelSpec, dtype: str, tokens: float,
                         experts: float | None = None) -> float:
     """Bytes of the routed experts a step of `tokens` tokens reads (whole replica):
     moe_layers · E_touched(tokens) (or `experts` given, per layer) · bytes of one expert (0 for a
@@ -418,7 +418,7 @@ class Roofline:
     custom_allreduce_steps: int = 0  # the framework's own NVLink all-reduce steps (c_custom)
     allreduce_algorithm: str = "none"  # the all-reduce one layer runs (calc/collectives.py)
     is_prefill: bool = False
-    tokens: int = 0
+    tokens: float = 0   # prefill: the pass's prompt tokens (k · s_in; k may be fractional)
     expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
     expert_stream_s: float = 0.0  # decode (GPU): routed-expert bytes per core / peak bandwidth
     expert_matmuls: int = 0       # decode (NxD): routed-expert matmul instructions per core
@@ -520,7 +520,7 @@ def decode_roofline(
 
 
 def prefill_roofline(
-    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: int, input_len: int,
+    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: float, input_len: int,
     allreduce: str = collectives.RING, causal_skip: bool = False,
 ) -> Roofline:
     """Prefill of `batch` prompts of `input_len` tokens (already padded). Causal attention is
@@ -546,7 +546,7 @@ def prefill_roofline(
         allreduce_algorithm=reduce.algorithm,
         is_prefill=True,
         tokens=tokens,
-        expert_block_gb=expert_block_gb(model, tp, dtype, tokens)
+        expert_block_gb=expert_block_gb(model, tp, dtype, round(tokens))
         if instance.kind == "neuron" else 0.0,   # NxD's blockwise MoE: Neuron only
     )
 
@@ -593,25 +593,27 @@ class Serving:
     output_tokens_per_s_per_replica: float
     prefill_share: float    # ρ: fraction of engine time in prefill (continuous batching)
     queue_wait_s: float
-    prompts_per_prefill: int = 1   # prompts in prefill_s: static, the batch; continuous, the k
+    prompts_per_prefill: float = 1.0  # prompts in prefill_s: static, the batch; continuous, the k
     #                                waiting prompts one pass runs together (prompts_per_prefill)
 
 
 def prompts_per_prefill(running: int, out: int, prompt_tokens: int,
-                        max_num_tokens: int | None) -> int:
-    """k, the prompts a continuous-batching engine prefills together in one pass: in the closed
-    loop with `running` requests of `out` tokens about running / s_out of them finish at each
-    decode step, and the prompts that replace them are waiting at the next iteration, which
-    admits them together up to its token budget (max_num_tokens, e.g. TensorRT-LLM's scheduler):
-    k = max(1, min(⌊N_tok / s_in⌋, ⌊C / s_out⌋)). Without a budget (the Neuron frameworks) one
-    prompt per prefill."""
-    if not max_num_tokens or out <= 0:
-        return 1
-    return max(1, min(max_num_tokens // max(1, prompt_tokens), running // out))
+                        max_num_tokens: int | None) -> float:
+    """k, the prompts a continuous-batching engine prefills together in one pass, on average: a
+    request lives s_out iterations (its prefill and s_out − 1 decode steps), so in the closed loop
+    with `running` requests about C / s_out finish per iteration, and the prompts that replace them
+    wait for the next pass, which admits them up to its token budget (max_num_tokens, e.g.
+    TensorRT-LLM's scheduler; chunked prefill fills it with part of a prompt):
+    k = max(1, min(N_tok / s_in, C / s_out)). Passes alternate between ⌊k⌋ and ⌈k⌉ prompts; a
+    pass's time is affine in its prompts, so the pass of the mean k costs the mean. Without a
+    budget (the Neuron frameworks) one prompt per prefill."""
+    if not max_num_tokens:
+        return 1.0
+    return max(1.0, min(max_num_tokens / max(1, prompt_tokens), running / out))
 
 
 def running_cycle(running: int, prefill_s: float, step_s: float, out: int,
-                  batched: int = 1) -> tuple[float, float, float]:
+                  batched: float = 1.0) -> tuple[float, float, float]:
     """Continuous batching, closed loop with `running` requests in the batch, their prompts
     prefilled `batched` (k) at a time in passes of prefill_s, so each prompt costs the engine
     t_prefill / k: a request's life (cycle = running · t_prefill / k + (s_out − 1) · t_step), the
@@ -624,7 +626,7 @@ def running_cycle(running: int, prefill_s: float, step_s: float, out: int,
     wait = (running - 1) / running * (
         step_s / 2 + share / max(1e-9, 1.0 - share) * per_prompt / 2
     )
-    return cycle, share, min(wait, max(0, running - batched) * per_prompt)
+    return cycle, share, min(wait, (running - batched) * per_prompt)
 
 
 def closed_loop_tpot(cycle: float, prefill_s: float, wait: float, step_s: float,
@@ -651,18 +653,14 @@ def serve(
                              batch=padded_batch, context=context, allreduce=framework.allreduce)
     step = decode.time_s(efficiency, step_fixed)
     if framework.batching == "continuous":
-        prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=1,
+        # the waiting prompts run as one prefill pass; evenly spaced arrivals (rate · t_prefill
+        # < 1) find no other prompt waiting
+        batched = 1.0 if work.evenly_spaced_rate_per_s is not None else prompts_per_prefill(
+            active, out, padded_input, framework.max_num_tokens)
+        prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=batched,
                                    input_len=padded_input, allreduce=framework.allreduce,
                                    causal_skip=framework.causal_skip)
         prefill_s = prefill.time_s(efficiency, step_fixed)
-        # evenly spaced arrivals (rate · t_prefill < 1) find no other prompt waiting
-        batched = 1 if work.evenly_spaced_rate_per_s is not None else prompts_per_prefill(
-            active, out, padded_input, framework.max_num_tokens)
-        if batched > 1:   # the waiting prompts run as one prefill pass (continuous batching)
-            prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=batched,
-                                       input_len=padded_input, allreduce=framework.allreduce,
-                                       causal_skip=framework.causal_skip)
-            prefill_s = prefill.time_s(efficiency, step_fixed)
         cycle, share, wait = running_cycle(active, prefill_s, step, out, batched)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
         ttft = prefill_s + wait + slot_wait
@@ -688,9 +686,15 @@ def serve(
                         model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
                         batch=full_batch, context=context,
                         allreduce=framework.allreduce).time_s(efficiency, step_fixed)
-                full_cycle, full_share, full_wait = running_cycle(limit, prefill_s,
-                                                                  full_step, out)
-                saturated = closed_loop_tpot(full_cycle, prefill_s, full_wait, full_step, out)
+                # the saturated loop's waiting prompts share passes as in the closed loop
+                full_k = prompts_per_prefill(limit, out, padded_input, framework.max_num_tokens)
+                full_pass_s = prefill_s if full_k == 1.0 else prefill_roofline(
+                    model, instance, tp=tp, dtype=dtype, batch=full_k, input_len=padded_input,
+                    allreduce=framework.allreduce, causal_skip=framework.causal_skip,
+                ).time_s(efficiency, step_fixed)
+                full_cycle, full_share, full_wait = running_cycle(limit, full_pass_s,
+                                                                  full_step, out, full_k)
+                saturated = closed_loop_tpot(full_cycle, full_pass_s, full_wait, full_step, out)
                 tpot = min(open_tpot, saturated)
                 share = min(busy, full_share)
             elif busy < 1.0:

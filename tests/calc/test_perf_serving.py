@@ -547,20 +547,21 @@ def test_evenly_spaced_without_a_running_limit_has_no_cap() -> None:
 
 def test_a_short_output_closed_loop_keeps_tpot_at_least_one_step() -> None:
     # 32 running requests, 4,000-token prompts, 2 output tokens: ρ ≈ 1 and the first-order
-    # wait would exceed the cycle. vLLM's budget of 8,192 tokens prefills k = 2 prompts per
-    # pass (t_pf), so each prompt costs t_pf / 2; the wait stops at the other 30 prompts'
-    # share, (32 − 2) · t_pf / 2, so TPOT ≥ t_step
+    # wait would exceed the cycle. vLLM's budget of 8,192 tokens prefills k = 8192 / 4000 =
+    # 2.048 prompts per pass (t_pf) on average, so each prompt costs t_pf / k; the wait stops at
+    # the other prompts' share, (32 − k) · t_pf / k, so TPOT ≥ t_step
     served = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, Workload(32, 4000, 2))
-    t_pf, t_step = served.prefill_s, served.step_s
-    assert served.prompts_per_prefill == 2
-    assert served.queue_wait_s == pytest.approx(30 * t_pf / 2)
-    assert served.ttft_s == pytest.approx(16 * t_pf)
-    cycle = 32 * t_pf / 2 + t_step
-    assert served.tpot_s == pytest.approx(cycle - t_pf - 15 * t_pf)
-    assert served.tpot_s >= t_step - 1e-12
+    t_pf, t_step, k = served.prefill_s, served.step_s, served.prompts_per_prefill
+    assert k == pytest.approx(8192 / 4000)
+    assert served.queue_wait_s == pytest.approx((32 - k) * t_pf / k)
+    assert served.ttft_s == pytest.approx(t_pf + (32 - k) * t_pf / k)
+    cycle = 32 * t_pf / k + t_step
+    assert served.tpot_s == pytest.approx(cycle - t_pf - (32 - k) * t_pf / k)
+    assert served.tpot_s == pytest.approx(t_step)
     one = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, Workload(8, 4000, 1))
-    assert one.prompts_per_prefill == 2
-    assert one.ttft_s == pytest.approx(one.prefill_s + 6 * one.prefill_s / 2)
+    k1 = one.prompts_per_prefill
+    assert k1 == pytest.approx(8192 / 4000)
+    assert one.ttft_s == pytest.approx(one.prefill_s + (8 - k1) * one.prefill_s / k1)
     assert math.isfinite(one.e2e_s)
     # without a token budget (vLLM on Neuron: one prompt per prefill), as before: the wait
     # stops at the other 31 prefills
@@ -573,18 +574,35 @@ def test_a_short_output_closed_loop_keeps_tpot_at_least_one_step() -> None:
 
 
 @pytest.mark.parametrize(("running", "out", "prompt", "budget", "expected"), (
-    (256, 16, 467, 8192, 16),    # 16 requests finish per step; 17 prompts would fit the budget
-    (256, 16, 1024, 8192, 8),    # the budget binds: 8 prompts of 1,024 tokens
-    (256, 2048, 128, 8192, 1),   # long outputs: less than one request finishes per step
-    (32, 2, 4000, 8192, 2),
-    (100, 10, 9000, 8192, 1),    # a prompt above the budget still runs (alone)
-    (256, 16, 467, None, 1),     # no budget: one prompt per prefill
-    (256, 16, 467, 32768, 16),
+    (256, 16, 467, 8192, 16.0),      # 16 requests finish per iteration; 17.5 prompts would fit
+    (256, 16, 1024, 8192, 8.0),      # the budget binds: 8 prompts of 1,024 tokens
+    (256, 2048, 128, 8192, 1.0),     # long outputs: less than one request finishes per iteration
+    (32, 2, 4000, 8192, 2.048),      # the budget binds: 2 prompts and a chunk of a third
+    (100, 24, 467, 8192, 100 / 24),  # between 4 and 5 prompts a pass: the mean
+    (100, 10, 9000, 8192, 1.0),      # a prompt above the budget still runs (alone)
+    (256, 16, 467, None, 1.0),       # no budget: one prompt per prefill
+    (256, 16, 467, 32768, 16.0),
 ))
 def test_prompts_per_prefill_by_hand(running: int, out: int, prompt: int,
-                                     budget: int | None, expected: int) -> None:
-    # k = max(1, min(floor(budget / prompt), floor(C / s_out)))
-    assert serving.prompts_per_prefill(running, out, prompt, budget) == expected
+                                     budget: int | None, expected: float) -> None:
+    # k = max(1, min(budget / prompt, C / s_out))
+    assert serving.prompts_per_prefill(running, out, prompt, budget) == pytest.approx(expected)
+
+
+def test_more_requests_in_flight_never_serve_faster() -> None:
+    # the mean k moves smoothly with C: one more request in flight never lowers TTFT, TPOT, or
+    # raises the throughput by more than it adds (TensorRT-LLM, 8B on one H200, short outputs)
+    model, instance = data.model("llama-3.1-8b"), data.instance("p5e.48xlarge")
+    fw = frameworks.get("tensorrt-llm")
+    before = None
+    for batch in range(1, 300):
+        served = serving.serve(model, instance, fw, EFFICIENCY, 0.0025, tp=1, dtype="bf16",
+                               kv_dtype="bf16", work=Workload(batch, 467, 16))
+        now = (served.ttft_s, served.tpot_s, served.output_tokens_per_s_per_replica)
+        if before is not None:
+            assert now[0] >= before[0] - 1e-12 and now[1] >= before[1] - 1e-12, batch
+            assert now[2] <= before[2] * batch / (batch - 1) + 1e-9, batch
+        before = now
 
 
 def test_tensorrt_llm_prefills_the_waiting_prompts_in_one_pass() -> None:
