@@ -654,3 +654,16 @@ def test_evenly_spaced_arrivals_beyond_capacity_run_the_full_batch() -> None:
                          kv_dtype="bf16", work=serving.Workload(32, 1500, 250, 32, 4096))
     assert spaced.tpot_s == pytest.approx(full.tpot_s)
     assert spaced.ttft_s == pytest.approx(t_pf + t_step / 2)
+
+
+def test_evenly_spaced_cap_batches_the_waiting_prompts_like_the_closed_loop() -> None:
+    # vLLM on a GPU at an offered rate far above capacity: the TPOT cap is the closed loop with
+    # the running batch full (256), whose waiting prompts share passes (k = 256 / 16 = 16),
+    # not one prompt per prefill
+    work = Workload(8, 467, 16)
+    spaced = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1,
+                    replace(work, evenly_spaced_rate_per_s=1e6))
+    full = _serve("llama-3.1-8b", "p5en.48xlarge", "vllm-gpu", 1, replace(work, batch=256))
+    assert full.prompts_per_prefill == pytest.approx(16.0)
+    assert spaced.prompts_per_prefill == 1.0      # its own arrivals find no prompt waiting
+    assert spaced.tpot_s == pytest.approx(full.tpot_s)
