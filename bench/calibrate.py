@@ -394,7 +394,7 @@ TensorRT-LLM's in-flight batching scheduler admits several waiting requests' con
 iteration until its tokens reach max_num_tokens (docs/source/performance/
 tuning-max-batch-size-and-max-num-tokens.md, default 8192; tensorrt_llm/builder.py BuildConfig);
 vLLM (max_num_batched_tokens) and SGLang (max_prefill_tokens / chunked_prefill_size) do the same
-(frameworks.toml max_num_tokens, 8192 on 80 GB-class GPUs). In the closed loop a request lives
+(frameworks.toml max_num_tokens: 8192, their default on 80 GB-class GPUs, which calc uses on every GPU). In the closed loop a request lives
 s_out iterations, so about C / s_out finish per iteration, and the prompts that replace them wait
 for the next pass: one pass runs k = max(1, min(N_tok / s_in, C / s_out)) prompts on average
 (calc.serving.prompts_per_prefill; passes alternate between floor(k) and ceil(k) prompts and a

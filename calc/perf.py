@@ -173,16 +173,22 @@ def perf(
         steps.add("experts_touched_decode", read_formula,
                   serving.decode_experts_read(model, instance, served.padded_batch), "")
     prefill, decode = served.prefill, served.decode
-    budget = chosen.max_num_tokens if chosen.batching == "continuous" else None
+    continuous = chosen.batching == "continuous"
+    budget = chosen.max_num_tokens if continuous else None
+    if continuous:
+        limit = compiled_batch or chosen.default_max_batch
+        steps.add("running_batch", f"C = min(b, {limit})" if limit else "C = b",
+                  served.running_batch, "")
     if budget:   # waiting prompts prefilled together, up to the iteration's token budget
         steps.add("prompts_per_prefill",
-                  f"k = max(1, min({budget} / s_in, C / s_out)) (token budget {budget})",
+                  f"n = max(1, min({budget} / s_in, C / s_out)) (token budget {budget})",
                   served.prompts_per_prefill, "")
     prefill_eta = prefill.compute_efficiency(efficiency)
     ramp = ""
     if efficiency.prefill_half_tokens > 0:
         ramp = " · T / (T + T_half)"
-        steps.add("prefill_tokens", "T = k · s_in" if budget else "T = B · s_in", prefill.tokens,
+        steps.add("prefill_tokens", "T = n · s_in" if budget else "T = s_in" if continuous
+                  else "T = B · s_in", prefill.tokens,
                   "tokens")
         steps.add("prefill_half_tokens", "T_half (fitted)", efficiency.prefill_half_tokens,
                   "tokens")
@@ -209,7 +215,8 @@ def perf(
         steps.add("prefill_expert_s", "t_GB · expert-block GB",
                   prefill.expert_block_gb * efficiency.prefill_expert_s_per_gb, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
-    steps.add("prefill_s", "max(weights, projections) + attention + collectives + fixed",
+    steps.add("prefill_s",
+              "max(weights, projections) + attention + collectives + fixed + step cost",
               served.prefill_s, "s")
     steps.add("decode_context", "compiled length" if one_length else "bucket(s_in + s_out / 2)",
               served.padded_context, "tokens")
@@ -238,17 +245,18 @@ def perf(
               "max(weights, projections) + max(KV read, attention) + collectives + step cost"
               + experts_term, served.step_s, "s")
     if chosen.batching == "continuous":
-        per, half = ("t_prefill / k", "t_prefill/(2k)") if budget else ("t_prefill", "t_prefill/2")
+        per, half = ("t_prefill / n", "t_prefill/(2n)") if budget else ("t_prefill", "t_prefill/2")
+        steps.add("cycle_s", f"C · {per} + (s_out − 1) · t_step", served.cycle_s, "s")
         steps.add("prefill_share", f"C · {per} / cycle", served.prefill_share, "")
         steps.add("queue_wait_s",
-                  f"min((C−1)/C · (t_step/2 + ρ/(1−ρ) · {half}), (C − {'k' if budget else '1'})"
-                  f" · {per})", served.queue_wait_s, "s")
+                  f"min((C−1)/C · (t_step/2 + ρ/(1−ρ) · {half}), (C − {'n' if budget else '1'})"
+                  f" · {per}) + (b − C) · cycle / C", served.queue_wait_s, "s")
     ttft = steps.add("ttft_s", "prefill (+ queue wait under continuous batching)", served.ttft_s,
                      "s")
     tpot = steps.add("tpot_s", "decode step (continuous: (e2e − TTFT) / (s_out − 1))",
                      served.tpot_s, "s")
-    e2e = steps.add("e2e_s", "static: TTFT + (s_out − 1) · TPOT; continuous: cycle",
-                    served.e2e_s, "s")
+    e2e = steps.add("e2e_s", "static: TTFT + (s_out − 1) · TPOT; continuous: cycle + (b − C) · "
+                    "cycle / C", served.e2e_s, "s")
     per_replica = steps.add("output_tokens_per_s_per_replica", "b · s_out / e2e",
                             served.output_tokens_per_s_per_replica, "tokens/s")
     per_user = steps.add("output_tokens_per_s_per_user", "1 / TPOT", 1.0 / tpot, "tokens/s")

@@ -35,7 +35,8 @@ step time = max(weights_s / η_mem, projections_s / η_comp) + max(kv_s / η_mem
             every expert when B·k ≥ E, else B·k experts, one per token and choice, and their small
             matmuls cost per 128 × 128 instruction more than their bytes: t_mm fitted)
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
-per-request prefill latency of the hardware group, plus for an MoE model t_GB · G, the expert
+prefill latency of the hardware group per prefill pass (per request where prompts are prefilled
+one at a time), plus for an MoE model t_GB · G, the expert
 blocks' traffic G in GB at a fitted time per GB (the Neuron serving stacks' MoE prefills take
 several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
 modules/moe/expert_mlps_v2.py forward / forward_blockwise, model_utils.DEFAULT_BLOCK_SIZE = 512)
@@ -109,7 +110,7 @@ class Efficiency:
     decode_memory: float             # achieved fraction of peak memory bandwidth
     prefill_compute: float           # achieved fraction of peak matmul FLOP/s
     collective_hop_latency_s: float  # latency per step of one all-reduce (2·ceil(log2 t) steps)
-    prefill_fixed_latency_s: float = 0.0  # per-request latency of prefill beyond the roofline
+    prefill_fixed_latency_s: float = 0.0  # latency of a prefill pass beyond the roofline
     prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
     prefill_expert_s_per_gb: float = 0.0  # prefill time per GB of MoE expert-block traffic
     decode_expert_extra: float = 0.0  # decode: extra time of routed-expert weights, × their ideal
@@ -593,6 +594,8 @@ class Serving:
     output_tokens_per_s_per_replica: float
     prefill_share: float    # ρ: fraction of engine time in prefill (continuous batching)
     queue_wait_s: float
+    running_batch: int = 0  # continuous: C, the requests the engine runs at once (static: b)
+    cycle_s: float = 0.0    # continuous closed loop: one request's life in the running batch
     prompts_per_prefill: float = 1.0  # prompts in prefill_s: static, the batch; continuous, the k
     #                                waiting prompts one pass runs together (prompts_per_prefill)
 
@@ -605,11 +608,13 @@ def prompts_per_prefill(running: int, out: int, prompt_tokens: int,
     wait for the next pass, which admits them up to its token budget (max_num_tokens, e.g.
     TensorRT-LLM's scheduler; chunked prefill fills it with part of a prompt):
     k = max(1, min(N_tok / s_in, C / s_out)). Passes alternate between ⌊k⌋ and ⌈k⌉ prompts; a
-    pass's time is affine in its prompts, so the pass of the mean k costs the mean. Without a
-    budget (the Neuron frameworks) one prompt per prefill."""
+    pass's time is roughly affine in its prompts, so the pass of the mean k costs about the mean
+    (where the budget binds, vLLM and SGLang fill it with a chunk of a prompt; TensorRT-LLM,
+    without chunked context, runs whole prompts: not told apart). Without a budget (the Neuron
+    frameworks) one prompt per prefill."""
     if not max_num_tokens:
         return 1.0
-    return max(1.0, min(max_num_tokens / max(1, prompt_tokens), running / out))
+    return max(1.0, min(max_num_tokens / max(1, prompt_tokens), running / max(1, out)))
 
 
 def running_cycle(running: int, prefill_s: float, step_s: float, out: int,
@@ -701,19 +706,20 @@ def serve(
                 tpot, share = open_tpot, busy
             ttft = prefill_s + step / 2
             wait = step / 2
-            e2e = ttft + (out - 1) * tpot
+            e2e = cycle = ttft + (out - 1) * tpot
     else:
         prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
                                    input_len=padded_input, allreduce=framework.allreduce,
                                    causal_skip=framework.causal_skip)
         prefill_s = prefill.time_s(efficiency, step_fixed)
-        share, wait, batched = 0.0, 0.0, padded_batch
+        share, wait, batched = 0.0, 0.0, float(padded_batch)
         ttft, tpot = prefill_s, step
-        e2e = ttft + (out - 1) * tpot
+        e2e = cycle = ttft + (out - 1) * tpot
     return Serving(
         prefill=prefill, decode=decode, padded_batch=padded_batch,
         padded_input_len=padded_input, padded_context=context, prefill_s=prefill_s,
         step_s=step, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
         output_tokens_per_s_per_replica=work.batch * out / e2e, prefill_share=share,
-        queue_wait_s=wait, prompts_per_prefill=batched,
+        queue_wait_s=wait, prompts_per_prefill=batched, running_batch=active,
+        cycle_s=cycle,
     )

@@ -246,7 +246,9 @@ def test_the_prefill_pass_of_several_prompts_is_shown_and_recomputable() -> None
     assert steps["prompts_per_prefill"]["value"] == 16
     assert "8192" in steps["prompts_per_prefill"]["formula"]
     assert steps["prefill_tokens"]["value"] == 16 * 467
-    assert steps["prefill_tokens"]["formula"] == "T = k · s_in"
+    assert steps["prefill_tokens"]["formula"] == "T = n · s_in"
+    assert steps["running_batch"]["value"] == 256 and steps["running_batch"]["formula"] == (
+        "C = min(b, 256)")
     efficiency = calibration.stored_constants().efficiency("gpu", "tensorrt-llm")
     tokens = 16 * 467
     eta = efficiency.prefill_compute * tokens / (tokens + efficiency.prefill_half_tokens)
@@ -255,8 +257,19 @@ def test_the_prefill_pass_of_several_prompts_is_shown_and_recomputable() -> None
         2 * model.active_params * tokens / 989e12 / eta, rel=1e-9)
     t_prefill = steps["prefill_s"]["value"]
     cycle = 256 * t_prefill / 16 + 15 * steps["decode_step_s"]["value"]
+    assert steps["cycle_s"]["value"] == pytest.approx(cycle)
     assert steps["prefill_share"]["value"] == pytest.approx(256 * t_prefill / 16 / cycle)
     assert steps["e2e_s"]["value"] == pytest.approx(cycle)
+    # 300 requests, 256 running: the 44 others wait (b − C) · cycle / C more, shown in the
+    # queue wait and e2e formulas; TPOT = (e2e − TTFT) / (s_out − 1) still holds
+    over = {s["key"]: s for s in run("perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1,
+                                     batch=300, input_len=467, output_len=16,
+                                     framework="tensorrt-llm")["derivation"]}
+    slots = 44 * over["cycle_s"]["value"] / 256
+    assert "(b − C) · cycle / C" in over["queue_wait_s"]["formula"]
+    assert over["e2e_s"]["value"] == pytest.approx(over["cycle_s"]["value"] + slots)
+    assert over["tpot_s"]["value"] == pytest.approx(
+        (over["e2e_s"]["value"] - over["ttft_s"]["value"]) / 15)
     # one request in flight: nothing else waits, k = 1
     alone = run("perf", model="llama-3.1-8b", instance="p5e.48xlarge", tp=1, batch=1,
                 input_len=467, output_len=16, framework="tensorrt-llm")

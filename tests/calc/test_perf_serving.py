@@ -589,18 +589,33 @@ def test_prompts_per_prefill_by_hand(running: int, out: int, prompt: int,
     assert serving.prompts_per_prefill(running, out, prompt, budget) == pytest.approx(expected)
 
 
-def test_more_requests_in_flight_never_serve_faster() -> None:
-    # the mean k moves smoothly with C: one more request in flight never lowers TTFT, TPOT, or
-    # raises the throughput by more than it adds (TensorRT-LLM, 8B on one H200, short outputs)
-    model, instance = data.model("llama-3.1-8b"), data.instance("p5e.48xlarge")
+@pytest.mark.parametrize(("efficiency", "prompt", "slack"), (
+    (EFFICIENCY, 467, 0.0),
+    # the fitted constants, whose prefill ramp (T_half > 0) makes a larger pass run more
+    # efficiently: one more request may lower TTFT a little, never by 1 % (whole prompts per
+    # pass, k 1 -> 2 at 32 requests, had lowered it by 16 %)
+    (None, 128, 0.01),
+))
+def test_more_requests_in_flight_do_not_serve_faster(efficiency: Efficiency | None, prompt: int,
+                                                     slack: float) -> None:
+    # the mean n moves smoothly with C: one more request in flight does not lower TTFT or TPOT
+    # (beyond `slack`) or raise the throughput by more than it adds (TensorRT-LLM, 8B on one
+    # H200, 16-token outputs; at TP 1, so no all-reduce changes algorithm on the way)
+    from calc import calibration
+
+    constants = calibration.stored_constants()
     fw = frameworks.get("tensorrt-llm")
+    eff = efficiency or constants.efficiency("gpu", fw.id)
+    step = 0.0025 if efficiency else constants.step(fw, "gpu")
+    model, instance = data.model("llama-3.1-8b"), data.instance("p5e.48xlarge")
     before = None
     for batch in range(1, 300):
-        served = serving.serve(model, instance, fw, EFFICIENCY, 0.0025, tp=1, dtype="bf16",
-                               kv_dtype="bf16", work=Workload(batch, 467, 16))
+        served = serving.serve(model, instance, fw, eff, step, tp=1, dtype="bf16",
+                               kv_dtype="bf16", work=Workload(batch, prompt, 16))
         now = (served.ttft_s, served.tpot_s, served.output_tokens_per_s_per_replica)
         if before is not None:
-            assert now[0] >= before[0] - 1e-12 and now[1] >= before[1] - 1e-12, batch
+            assert now[0] >= before[0] * (1 - slack) - 1e-12, batch
+            assert now[1] >= before[1] * (1 - slack) - 1e-12, batch
             assert now[2] <= before[2] * batch / (batch - 1) + 1e-9, batch
         before = now
 
