@@ -416,8 +416,11 @@ FasterTransformer decode 13.6/14.5 -> 15.7/18.5 %; every Neuron family within 0.
 T = 467), 16 together near its top. Also measured, not kept: k = max(1, min(floor(N_tok / s_in),
 floor(C / s_out))), whole prompts per pass: H100 decode 10.0/42.4 %, throughput 12.6/39.0 %, H200
 decode 17.4/33.8 %, throughput 10.0/29.3 %, coverage 75.1 %, but one more request in flight could
-then lower TTFT and TPOT (31 -> 32 requests of 16 tokens: k 1 -> 2), which the advisor's search
-assumes does not happen; and the wait counting a whole pass per queued pass (residual
+then lower TTFT and TPOT (31 -> 32 requests of 16 tokens: k 1 -> 2: TTFT -16 %), which the
+advisor's search assumes does not happen (with the mean k the prefill ramp still lowers TTFT by
+up to 0.7 % per added request at TP 1; at TP > 1 an all-reduce that changes algorithm at a
+message size can lower it more, as it already did before this stop along the decode batch:
+TensorRT-LLM 70B TP 4, TPOT -7 % at 62 requests without any budget); and the wait counting a whole pass per queued pass (residual
 t_prefill / 2, at most (C / k - 1) t_prefill), the textbook form for batch service, with the
 floor: H100 decode 13.6/56.2 %, prefill 20.4/45.2 %, throughput 13.2/47.8 %, H200 throughput
 9.5/30.3 %, L40S prefill (thin) 25.7/27.5 %, coverage 75.3 %; the share form reduces to the
