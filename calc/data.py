@@ -39,7 +39,7 @@ _TABLES: dict[str, tuple[str, str]] = {
     "claims": ("claims.toml", "claim"),
     "api_prices": ("api_prices.toml", "api_price"),              # advisor (issue 11)
     "framework_support": ("framework_support.toml", "framework"),  # advisor (issue 11)
-    "frameworks": ("frameworks.toml", "framework"),   # fact("framework", ...) on the pages
+    "frameworks": ("frameworks.toml", "framework"),   # calc.frameworks; fact("framework", ...)
 }
 RECORD_NAMES = (*_TABLES, "sources")
 

@@ -48,7 +48,7 @@ def _strings(raw: Any) -> tuple[str, ...]:
 @cache
 def all_frameworks() -> dict[str, Framework]:
     found: dict[str, Framework] = {}
-    for raw in data._toml("frameworks.toml").get("framework", []):
+    for raw in data.records("frameworks"):
         found[str(raw["id"])] = Framework(
             id=str(raw["id"]),
             name=str(raw["name"]),
@@ -75,7 +75,7 @@ def all_frameworks() -> dict[str, Framework]:
 
 def records() -> list[dict[str, Any]]:
     """The raw TOML records (for listing and the site)."""
-    return list(data._toml("frameworks.toml").get("framework", []))
+    return data.records("frameworks")
 
 
 def ids(phase: str) -> list[str]:

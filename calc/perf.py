@@ -244,7 +244,7 @@ def perf(
     steps.add("decode_step_s",
               "max(weights, projections) + max(KV read, attention) + collectives + step cost"
               + experts_term, served.step_s, "s")
-    if chosen.batching == "continuous":
+    if continuous:
         per, half = ("t_prefill / n", "t_prefill/(2n)") if budget else ("t_prefill", "t_prefill/2")
         steps.add("cycle_s", f"C · {per} + (s_out − 1) · t_step", served.cycle_s, "s")
         steps.add("prefill_share", f"C · {per} / cycle", served.prefill_share, "")

@@ -657,14 +657,19 @@ def serve(
     decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
                              batch=padded_batch, context=context, allreduce=framework.allreduce)
     step = decode.time_s(efficiency, step_fixed)
+
+    def prefill_pass(prompts: float) -> Roofline:
+        """One prefill pass of `prompts` padded prompts, as this framework runs it."""
+        return prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=prompts,
+                                input_len=padded_input, allreduce=framework.allreduce,
+                                causal_skip=framework.causal_skip)
+
     if framework.batching == "continuous":
         # the waiting prompts run as one prefill pass; evenly spaced arrivals (rate · t_prefill
         # < 1) find no other prompt waiting
         batched = 1.0 if work.evenly_spaced_rate_per_s is not None else prompts_per_prefill(
             active, out, padded_input, framework.max_num_tokens)
-        prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=batched,
-                                   input_len=padded_input, allreduce=framework.allreduce,
-                                   causal_skip=framework.causal_skip)
+        prefill = prefill_pass(batched)
         prefill_s = prefill.time_s(efficiency, step_fixed)
         cycle, share, wait = running_cycle(active, prefill_s, step, out, batched)
         slot_wait = (work.batch - active) * cycle / active   # requests beyond the running batch
@@ -693,10 +698,8 @@ def serve(
                         allreduce=framework.allreduce).time_s(efficiency, step_fixed)
                 # the saturated loop's waiting prompts share passes as in the closed loop
                 full_k = prompts_per_prefill(limit, out, padded_input, framework.max_num_tokens)
-                full_pass_s = prefill_s if full_k == 1.0 else prefill_roofline(
-                    model, instance, tp=tp, dtype=dtype, batch=full_k, input_len=padded_input,
-                    allreduce=framework.allreduce, causal_skip=framework.causal_skip,
-                ).time_s(efficiency, step_fixed)
+                full_pass_s = prefill_s if full_k == 1.0 else prefill_pass(full_k).time_s(
+                    efficiency, step_fixed)
                 full_cycle, full_share, full_wait = running_cycle(limit, full_pass_s,
                                                                   full_step, out, full_k)
                 saturated = closed_loop_tpot(full_cycle, full_pass_s, full_wait, full_step, out)
@@ -708,9 +711,7 @@ def serve(
             wait = step / 2
             e2e = cycle = ttft + (out - 1) * tpot
     else:
-        prefill = prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=padded_batch,
-                                   input_len=padded_input, allreduce=framework.allreduce,
-                                   causal_skip=framework.causal_skip)
+        prefill = prefill_pass(padded_batch)
         prefill_s = prefill.time_s(efficiency, step_fixed)
         share, wait, batched = 0.0, 0.0, float(padded_batch)
         ttft, tpot = prefill_s, step
