@@ -230,6 +230,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         if data.record("models", model_id) is None or data.record("instances", instance_id) is None:
             continue
         framework = frameworks.get(framework_id)
+        if raw.get("kv_read_per_query_head") is True:   # the release's attention kernel
+            framework = replace(framework, kv_read_per_query_head=True)
         mode = raw.get("mode")
         replicas = _optional_int(raw.get("dp")) or 1
         concurrency = _optional_int(raw.get("concurrency"))

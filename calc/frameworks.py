@@ -36,6 +36,8 @@ class Framework:
     max_num_tokens: int | None = None  # continuous batching: the token budget of one iteration,
     #                                    up to which waiting prompts are prefilled together
     #                                    (None: one prompt per prefill)
+    kv_read_per_query_head: bool = False  # its decode attention kernel reads a GQA model's KV
+    #                                    heads once per query head (TensorRT-LLM before XQA)
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -69,6 +71,7 @@ def all_frameworks() -> dict[str, Framework]:
             single_bucket=raw.get("single_bucket") is True,
             causal_skip=raw.get("causal_skip") is True,
             max_num_tokens=int(raw["max_num_tokens"]) if "max_num_tokens" in raw else None,
+            kv_read_per_query_head=raw.get("kv_read_per_query_head") is True,
         )
     return found
 

@@ -332,11 +332,19 @@ def expert_block_gb(model: ModelSpec, tp: int, dtype: str, tokens: int) -> float
 
 
 def kv_read_bytes_per_core(model: ModelSpec, tp: int, kv_dtype: str, batch: int,
-                           context: int) -> int:
+                           context: int, per_query_head: bool = False) -> int:
     """KV bytes one core reads in a decode step: what it holds for `batch` sequences at
     `context` tokens (calc.kv.per_core_bytes: GQA its share of the replicated heads, MLA the
-    whole latent on every core, sliding-window layers capped at their window)."""
-    return kv.per_core_bytes(model, tp, kv_dtype, batch, context)
+    whole latent on every core, sliding-window layers capped at their window). A kernel that
+    reads the cache once per query head (per_query_head: one thread block per sequence and
+    query head, no sharing within a GQA group) reads a core's KV heads ⌈H_q / t⌉ / (H_kv / t)
+    times over."""
+    held = kv.per_core_bytes(model, tp, kv_dtype, batch, context)
+    if not per_query_head or model.attention == "mla" or not model.is_decoder:
+        return held
+    kv_heads_per_core = kv.kv_layout(model, tp)[1] // tp
+    query_heads_per_core = -(-model.heads // tp)
+    return held * max(1, query_heads_per_core // max(1, kv_heads_per_core))
 
 
 def attention_token_layers(model: ModelSpec, context: int) -> int:
@@ -491,16 +499,19 @@ class Roofline:
 def decode_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, kv_dtype: str,
     batch: int, context: int, allreduce: str = collectives.RING,
+    kv_per_query_head: bool = False,
 ) -> Roofline:
     """One decode step of `batch` sequences (already padded) at KV length `context`. On Neuron
     (NxD's MoE layer) the routed experts are loaded as nxd_experts_loaded says and their cost
-    beyond the bytes is per matmul instruction; on GPU E_touched experts stream, each once."""
+    beyond the bytes is per matmul instruction; on GPU E_touched experts stream, each once.
+    kv_per_query_head: the attention kernel reads the KV cache once per query head
+    (kv_read_bytes_per_core)."""
     read = decode_experts_read(model, instance, batch)
     expert_bytes = routed_expert_bytes(model, dtype, batch, read)
     matmuls = expert_matmuls_per_core(model, tp, int(read)) \
         if instance.kind == "neuron" and expert_bytes > 0 else 0
     weights = streamed_weight_bytes(model, tp, dtype, batch, read) / tp
-    kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context)
+    kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context, kv_per_query_head)
     _, peak = peak_flops_per_core(instance, dtype)
     attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
     linear = 2 * padded_active_params(model, tp) * batch
@@ -655,7 +666,8 @@ def serve(
     padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len, single)
     decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
-                             batch=padded_batch, context=context, allreduce=framework.allreduce)
+                             batch=padded_batch, context=context, allreduce=framework.allreduce,
+                             kv_per_query_head=framework.kv_read_per_query_head)
     step = decode.time_s(efficiency, step_fixed)
 
     def prefill_pass(prompts: float) -> Roofline:
@@ -694,8 +706,9 @@ def serve(
                 if full_batch != padded_batch:
                     full_step = decode_roofline(
                         model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
-                        batch=full_batch, context=context,
-                        allreduce=framework.allreduce).time_s(efficiency, step_fixed)
+                        batch=full_batch, context=context, allreduce=framework.allreduce,
+                        kv_per_query_head=framework.kv_read_per_query_head,
+                    ).time_s(efficiency, step_fixed)
                 # the saturated loop's waiting prompts share passes as in the closed loop
                 full_k = prompts_per_prefill(limit, out, padded_input, framework.max_num_tokens)
                 full_pass_s = prefill_s if full_k == 1.0 else prefill_pass(full_k).time_s(

@@ -94,3 +94,17 @@ def test_an_open_loop_rows_throughput_is_the_offered_load_and_is_not_scored() ->
     assert calibration.estimate(flooded, constants)["output_tokens_per_s"] == pytest.approx(
         full["output_tokens_per_s"])
     assert full["output_tokens_per_s"] < 1e6 * 16
+
+
+def test_tensorrt_llm_0_6_rows_read_the_kv_cache_per_query_head() -> None:
+    # TensorRT-LLM 0.5 and 0.6.1 had no XQA kernel: every row of those releases says so, and
+    # its case runs the framework that way; later releases' rows do not
+    old = [r for r in data.records("measurements")
+           if r.get("sdk") in ("TensorRT-LLM 0.5", "TensorRT-LLM 0.6.1")]
+    assert len(old) == 29
+    assert all(r.get("kv_read_per_query_head") is True
+               and "fw-trtllm-mmha-v061" in r["kv_read_per_query_head_note"] for r in old)
+    case = _case("gpu-trtllmv061-llama-2-70b-h100-tp4-b480-fp8-128-2048")
+    assert case.framework.kv_read_per_query_head is True
+    newer = _case("gpu-trtllm017-llama-3.1-8b-h100-tp1-fp8-maxload-128-2048")
+    assert newer.framework.kv_read_per_query_head is False

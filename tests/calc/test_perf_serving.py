@@ -682,3 +682,41 @@ def test_evenly_spaced_cap_batches_the_waiting_prompts_like_the_closed_loop() ->
     assert full.prompts_per_prefill == pytest.approx(16.0)
     assert spaced.prompts_per_prefill == 1.0      # its own arrivals find no prompt waiting
     assert spaced.tpot_s == pytest.approx(full.tpot_s)
+
+
+def test_kv_read_once_per_query_head_by_hand() -> None:
+    # Llama 2 70B: 80 layers, 64 query heads, 8 KV heads of 128. TP 4, FP8 KV (1 byte), one
+    # sequence at 1,000 tokens: a core holds 2 KV heads, 80 · 1000 · 2 (K, V) · 2 · 128 · 1 B
+    model = data.model("llama-2-70b")
+    assert (model.layers, model.heads, model.kv_heads, model.head_dim) == (80, 64, 8, 128)
+    held = 80 * 1000 * 2 * 2 * 128
+    assert serving.kv_read_bytes_per_core(model, 4, "fp8", 1, 1000) == held == 40_960_000
+    # TensorRT-LLM 0.6.1's kernel: one thread block per query head, 16 per core, each loading
+    # its KV head: 16 / 2 = 8 times the bytes
+    assert serving.kv_read_bytes_per_core(model, 4, "fp8", 1, 1000, True) == 8 * held
+    # TP 16: the 8 KV heads are replicated to one per core, 4 query heads read it
+    one_head = 80 * 1000 * 2 * 1 * 128
+    assert serving.kv_read_bytes_per_core(model, 16, "fp8", 1, 1000) == one_head
+    assert serving.kv_read_bytes_per_core(model, 16, "fp8", 1, 1000, True) == 4 * one_head
+    # as many KV heads as query heads (Llama 2 7B) or a latent (MLA): nothing to repeat
+    for model_id in ("llama-2-7b", "deepseek-v3"):
+        other = data.model(model_id)
+        assert serving.kv_read_bytes_per_core(other, 8, "bf16", 2, 500, True) == \
+            serving.kv_read_bytes_per_core(other, 8, "bf16", 2, 500)
+
+
+def test_a_framework_reading_kv_per_query_head_pays_it_in_the_decode_step() -> None:
+    model, instance = data.model("llama-2-70b"), data.instance("p5.48xlarge")
+    current = frameworks.get("tensorrt-llm")
+    assert current.kv_read_per_query_head is False     # XQA, the default since 0.8
+    work = Workload(batch=64, input_len=2048, output_len=2048)
+    shared, per_head = (
+        serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=2, dtype="fp8", kv_dtype="fp8",
+                      work=replace(work))
+        for fw in (replace(current, batching="static"),
+                   replace(current, batching="static", kv_read_per_query_head=True)))
+    # 32 query heads and 4 KV heads per GPU: the decode step reads the KV cache 8 times over
+    assert per_head.decode.kv_memory_s == pytest.approx(8 * shared.decode.kv_memory_s)
+    assert per_head.decode.memory_s - shared.decode.memory_s == pytest.approx(
+        7 * shared.decode.kv_memory_s)
+    assert per_head.tpot_s > shared.tpot_s and per_head.ttft_s == shared.ttft_s

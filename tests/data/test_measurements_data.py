@@ -134,6 +134,11 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         # the token budget a benchmark tool set (trtllm-bench), with the rule it followed
         assert meas["mode"] == "serving" and meas.get("max_num_tokens_note", "").strip()
         assert "max_num_tokens" in framework_record(meas["framework_id"])
+    if "kv_read_per_query_head" in meas:
+        # a release's attention kernel (TensorRT-LLM before XQA), cited in the note
+        assert meas["kv_read_per_query_head"] is True
+        assert meas["framework_id"] == "tensorrt-llm"
+        assert "fw-trtllm-mmha-v061" in meas.get("kv_read_per_query_head_note", "")
     if "offered_request_throughput_per_s" in meas:
         rate = meas["offered_request_throughput_per_s"]
         assert isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0
