@@ -176,7 +176,7 @@ def perf(
     continuous = chosen.batching == "continuous"
     budget = chosen.max_num_tokens if continuous else None
     if continuous:
-        limit = compiled_batch or chosen.default_max_batch
+        limit = served.running_limit
         steps.add("running_batch", f"C = min(b, {limit})" if limit else "C = b",
                   served.running_batch, "")
     if budget:   # waiting prompts prefilled together, up to the iteration's token budget

@@ -606,6 +606,8 @@ class Serving:
     prefill_share: float    # ρ: fraction of engine time in prefill (continuous batching)
     queue_wait_s: float
     running_batch: int = 0  # continuous: C, the requests the engine runs at once (static: b)
+    running_limit: int | None = None  # continuous: the most it runs at once (compiled batch,
+    #                                   else the framework's default_max_batch; None: no limit)
     cycle_s: float = 0.0    # continuous closed loop: one request's life in the running batch
     prompts_per_prefill: float = 1.0  # prompts in prefill_s: static, the batch; continuous, the k
     #                                waiting prompts one pass runs together (prompts_per_prefill)
@@ -735,5 +737,5 @@ def serve(
         step_s=step, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
         output_tokens_per_s_per_replica=work.batch * out / e2e, prefill_share=share,
         queue_wait_s=wait, prompts_per_prefill=batched, running_batch=active,
-        cycle_s=cycle,
+        running_limit=limit if framework.batching == "continuous" else None, cycle_s=cycle,
     )

@@ -720,3 +720,24 @@ def test_a_framework_reading_kv_per_query_head_pays_it_in_the_decode_step() -> N
     assert per_head.decode.memory_s - shared.decode.memory_s == pytest.approx(
         7 * shared.decode.kv_memory_s)
     assert per_head.tpot_s > shared.tpot_s and per_head.ttft_s == shared.ttft_s
+
+
+def test_serving_carries_the_running_limit_it_applied() -> None:
+    # one rule for the limit: serve() applies it and show-the-math prints it from the result
+    model, instance = data.model("llama-3.1-8b"), data.instance("p5.48xlarge")
+    trt = frameworks.get("tensorrt-llm")
+    assert trt.default_max_batch == 256
+
+    def served(framework: frameworks.Framework, batch: int,
+               compiled: int | None = None) -> serving.Serving:
+        return serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=1, dtype="bf16",
+                             kv_dtype="bf16", work=Workload(batch, 128, 64, compiled))
+
+    assert served(trt, 300).running_limit == 256 and served(trt, 300).running_batch == 256
+    assert served(trt, 300, 400).running_limit == 400
+    assert served(replace(trt, default_max_batch=None), 300).running_limit is None
+    assert served(replace(trt, batching="static"), 8).running_limit is None
+    result = run("perf", model="llama-3.1-8b", instance="p5.48xlarge", batch=300,
+                 input_len=128, output_len=64, tp=1, framework="tensorrt-llm")
+    row = next(r for r in result["derivation"] if r["key"] == "running_batch")
+    assert row["formula"] == "C = min(b, 256)" and row["value"] == 256
