@@ -139,6 +139,8 @@ class Case:
     #                                    framework compiles by default (Framework.single_bucket)
     load_stated: bool = True      # False: the concurrency is derived from the results (Little)
     evenly_spaced_rate_per_s: float | None = None  # open loop, constant arrivals (per replica)
+    burst_run_requests: float | None = None  # a run whose first requests arrive at once: its
+    #                                          requests per replica (Workload.burst_run_requests)
 
     @property
     def group(self) -> str:
@@ -151,7 +153,8 @@ class Case:
     @property
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
-                        self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s)
+                        self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
+                        self.burst_run_requests)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -276,6 +279,9 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             tpot = tpot if tpot > 0 else None
         if saturated:
             ttft = None
+        # a run whose first requests arrive at once (guidellm 0.1.0's throughput profile)
+        run_requests = _float(raw.get("run_requests")) if raw.get("arrivals") == "burst" \
+            else None
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
         found.append(
@@ -305,6 +311,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 load_stated=raw.get("concurrency_from") != LITTLES_LAW,
                 evenly_spaced_rate_per_s=rate / replicas if rate is not None and not concurrency
                 and raw.get("arrivals") == "evenly-spaced" else None,
+                burst_run_requests=run_requests / replicas if run_requests else None,
             )
         )
     return found

@@ -68,9 +68,15 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   time; without a limit, ρ ≥ 1 keeps the closed loop at C. ρ reported = min(ρ, the full batch's
   ρ); e2e = TTFT + (s_out − 1) · TPOT; throughput = C · s_out / e2e. An overloaded rate's
   queue outside the batch is not modelled: TTFT stays t_prefill + t_step / 2.
+  A finite run of N requests whose first B = min(C, N) arrive at once, each later one as a
+  request completes (Workload.burst_run_requests: guidellm 0.1.0's throughput profile; burst_run):
+  the burst's prompts are prefilled in P passes one after another, first tokens at i · t_pass;
+  means over the N requests: TTFT = (B/N) · (P + 1)/2 · t_pass + (1 − B/N) · TTFT(closed loop),
+  TPOT = (B/N) · (t_step + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − B/N) · TPOT(closed loop).
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import collectives, data, dtypes, inputs, kv, memory, model_shape
@@ -575,6 +581,8 @@ class Workload:
     single_bucket: bool | None = None  # one sequence bucket: prompts and KV at the compiled
     #                                    length (None: as the framework compiles by default)
     evenly_spaced_rate_per_s: float | None = None  # open loop at a constant arrival rate
+    burst_run_requests: float | None = None  # a finite run of this many requests whose first
+    #                                          `batch` arrive at once (guidellm 0.1 throughput)
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -654,6 +662,31 @@ def closed_loop_tpot(cycle: float, prefill_s: float, wait: float, step_s: float,
     return (cycle - prefill_s - wait) / (out - 1) if out > 1 else step_s
 
 
+def burst_run(running: int, run_requests: float, prefill_pass: Callable[[float], "Roofline"],
+              efficiency: Efficiency, step_fixed: float, out: int, step_s: float,
+              steady_ttft: float, steady_tpot: float, max_num_tokens: int | None,
+              prompt_tokens: int) -> tuple[float, float]:
+    """Mean TTFT and TPOT over a finite run whose first B = min(C, N) requests arrive at once and
+    every later one when a request completes (guidellm 0.1.0's throughput profile: no rate, up
+    to its concurrency limit in flight, N requests). The burst's prompts are prefilled in
+    ceil(B / n) passes of n = min(B, N_tok / s_in) prompts (one per pass without a budget), one
+    after another, before the decode resumes: the i-th pass's requests get their first token at
+    i · t_pass (mean (P + 1)/2 · t_pass over P passes) and then wait for the later passes before
+    their second token (mean (P − 1)/2 · t_pass, spread over s_out − 1 tokens); after that they
+    decode at the step (the requests that replace them arrive as they finish). The N − B later
+    requests see the closed loop at C (steady_ttft, steady_tpot). Means over the N requests."""
+    burst = max(1.0, min(float(running), run_requests))
+    per_pass = 1.0 if not max_num_tokens else max(
+        1.0, min(burst, max_num_tokens / max(1, prompt_tokens)))
+    passes = math.ceil(burst / per_pass - 1e-9)
+    pass_s = prefill_pass(per_pass).time_s(efficiency, step_fixed)
+    burst_ttft = (passes + 1) / 2 * pass_s
+    stall = (passes - 1) / 2 * pass_s / max(1, out - 1)
+    share = min(1.0, burst / run_requests)
+    return (share * burst_ttft + (1 - share) * steady_ttft,
+            share * (step_s + stall) + (1 - share) * steady_tpot)
+
+
 def serve(
     model: ModelSpec, instance: InstanceSpec, framework: Framework, efficiency: Efficiency,
     step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
@@ -725,6 +758,12 @@ def serve(
             ttft = prefill_s + step / 2
             wait = step / 2
             e2e = cycle = ttft + (out - 1) * tpot
+        if work.burst_run_requests is not None and work.evenly_spaced_rate_per_s is None:
+            ttft, tpot = burst_run(active, work.burst_run_requests, prefill_pass, efficiency,
+                                   step_fixed, out, step, ttft, tpot,
+                                   framework.max_num_tokens, padded_input)
+            e2e = ttft + (out - 1) * tpot
+            wait = ttft - prefill_s
     else:
         prefill = prefill_pass(padded_batch)
         prefill_s = prefill.time_s(efficiency, step_fixed)

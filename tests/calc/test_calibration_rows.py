@@ -2,6 +2,7 @@
 saturated row's running batch holds only the requests whose KV fits beside the weights, and an
 open-loop row's throughput is the offered load (not scored)."""
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -108,3 +109,26 @@ def test_tensorrt_llm_0_6_rows_read_the_kv_cache_per_query_head() -> None:
     assert case.framework.kv_read_per_query_head is True
     newer = _case("gpu-trtllm017-llama-3.1-8b-h100-tp1-fp8-maxload-128-2048")
     assert newer.framework.kv_read_per_query_head is False
+
+
+def test_guidellm_throughput_rows_are_read_as_a_burst_run() -> None:
+    # guidellm 0.1.0 caps its sweep's throughput profile at 5 x the synchronous profile's
+    # completed requests, and both run 120 s: Trn2 Llama 3.1 8B completed floor(120 x 0.18400)
+    # = 22 synchronous requests -> at most 110; 120 x 2.4603 = 295 in the time: N = 110
+    raw = next(r for r in data.records("measurements")
+               if r["id"] == "trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250")
+    sync = next(r for r in data.records("measurements")
+                if r["id"] == "trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-sync-1500-250")
+    assert math.floor(120 * sync["request_throughput_per_s"]) == 22
+    assert raw["arrivals"] == "burst" and raw["run_requests"] == 110
+    assert "run_requests" in raw["inferred"]
+    case = _case(raw["id"])
+    assert case.batch == 29 and case.burst_run_requests == 110
+    assert case.work.burst_run_requests == 110
+    # over replicas: a run of 90 behind 4 replicas is 22.5 requests each
+    dp4 = _case("trn1-vllm-neuron-llama-3.1-8b-tp8-dp4-cb32-max-1500-250-2025-09-22-07-53")
+    assert dp4.burst_run_requests == pytest.approx(90 / 4)
+    # a run bounded by its 120 s rather than the cap: Trn2 Llama 4 Maverick, 0.3964 requests/s
+    maverick = next(r for r in data.records("measurements")
+                    if r["id"] == "trn2-vllm-neuron-llama-4-maverick-tp64-cb8-max-1500-250")
+    assert maverick["run_requests"] == math.floor(120 * maverick["request_throughput_per_s"])

@@ -741,3 +741,45 @@ def test_serving_carries_the_running_limit_it_applied() -> None:
                  input_len=128, output_len=64, tp=1, framework="tensorrt-llm")
     row = next(r for r in result["derivation"] if r["key"] == "running_batch")
     assert row["formula"] == "C = min(b, 256)" and row["value"] == 256
+
+
+def test_a_burst_run_by_hand() -> None:
+    # guidellm 0.1.0's throughput profile: the first B requests arrive at once, the prompts are
+    # prefilled one per pass (no token budget on Neuron), first tokens at t_p, 2 t_p, ... B t_p
+    model, instance = data.model("llama-3.1-8b"), data.instance("trn1.32xlarge")
+    fw = frameworks.get("vllm-neuron")
+    assert fw.max_num_tokens is None and fw.batching == "continuous"
+
+    def served(run: float | None) -> serving.Serving:
+        return serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                             kv_dtype="bf16", work=Workload(4, 1024, 101, 32,
+                                                            burst_run_requests=run))
+
+    steady, every_one, twice = served(None), served(4), served(8)
+    t_p, step = steady.prefill_s, steady.step_s
+    # N = B = 4: all in the burst; mean TTFT (1 + 2 + 3 + 4)/4 · t_p; each then waits for the
+    # later prefills, (3 + 2 + 1 + 0)/4 · t_p, over its 100 later tokens, at the step
+    assert every_one.ttft_s == pytest.approx(2.5 * t_p)
+    assert every_one.tpot_s == pytest.approx(step + 1.5 * t_p / 100)
+    assert every_one.e2e_s == pytest.approx(every_one.ttft_s + 100 * every_one.tpot_s)
+    assert every_one.queue_wait_s == pytest.approx(1.5 * t_p)
+    # N = 8: half the requests in the burst, half in the closed loop at C = 4
+    assert twice.ttft_s == pytest.approx(0.5 * 2.5 * t_p + 0.5 * steady.ttft_s)
+    assert twice.tpot_s == pytest.approx(0.5 * (step + 1.5 * t_p / 100) + 0.5 * steady.tpot_s)
+    # more requests in flight than the run has: the burst is the run (B = N = 2)
+    assert served(2).ttft_s == pytest.approx(1.5 * t_p)
+
+
+def test_a_burst_run_with_a_token_budget_prefills_prompts_together() -> None:
+    # a GPU engine with a budget of 8,192 tokens: 16 prompts of 1,024 in 2 passes of 8
+    model, instance = data.model("llama-3.1-8b"), data.instance("p5.48xlarge")
+    fw = frameworks.get("vllm-gpu")
+    assert fw.max_num_tokens == 8192
+    result = serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=1, dtype="bf16",
+                           kv_dtype="bf16", work=Workload(16, 1024, 101,
+                                                          burst_run_requests=16))
+    pass_s = serving.prefill_roofline(model, instance, tp=1, dtype="bf16", batch=8,
+                                      input_len=1024, allreduce=fw.allreduce,
+                                      causal_skip=fw.causal_skip).time_s(EFFICIENCY, 0.0)
+    assert result.ttft_s == pytest.approx(1.5 * pass_s)
+    assert result.tpot_s == pytest.approx(result.step_s + 0.5 * pass_s / 100)

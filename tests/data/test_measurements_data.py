@@ -134,6 +134,13 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         # the token budget a benchmark tool set (trtllm-bench), with the rule it followed
         assert meas["mode"] == "serving" and meas.get("max_num_tokens_note", "").strip()
         assert "max_num_tokens" in framework_record(meas["framework_id"])
+    if meas.get("arrivals") == "burst":
+        # a guidellm 0.1.0 throughput run: its completed requests, derived in the note
+        assert isinstance(meas.get("run_requests"), int) and meas["run_requests"] > 0
+        assert meas["concurrency_from"] == "littles-law"
+        assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
+    if "run_requests" in meas:
+        assert meas.get("arrivals") == "burst"
     if "kv_read_per_query_head" in meas:
         # a release's attention kernel (TensorRT-LLM before XQA), cited in the note
         assert meas["kv_read_per_query_head"] is True

@@ -30,7 +30,7 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             "params_published", "active_params_published",
             # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
             "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
-            "output_len_requested", "max_running_batch", "max_num_tokens",
+            "output_len_requested", "max_running_batch", "max_num_tokens", "run_requests",
             # frameworks: bucket sizes and limits in tokens or requests
             "bucket_min_tokens", "default_max_batch"}
 
