@@ -141,6 +141,7 @@ class Case:
     evenly_spaced_rate_per_s: float | None = None  # open loop, constant arrivals (per replica)
     burst_run_requests: float | None = None  # a run whose first requests arrive at once: its
     #                                          requests per replica (Workload.burst_run_requests)
+    burst_arrivals: float | None = None  # ... of which sent at once, per replica (cap − 1 or C)
 
     @property
     def group(self) -> str:
@@ -154,7 +155,7 @@ class Case:
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
                         self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
-                        self.burst_run_requests)
+                        self.burst_run_requests, self.burst_arrivals)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -282,6 +283,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         # a run whose first requests arrive at once (guidellm 0.1.0's throughput profile)
         run_requests = _float(raw.get("run_requests")) if raw.get("arrivals") == "burst" \
             else None
+        cap = _optional_int(raw.get("concurrency_cap"))   # the load generator's, where stated
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
         found.append(
@@ -312,6 +314,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 evenly_spaced_rate_per_s=rate / replicas if rate is not None and not concurrency
                 and raw.get("arrivals") == "evenly-spaced" else None,
                 burst_run_requests=run_requests / replicas if run_requests else None,
+                burst_arrivals=min(cap - 1, run_requests) / replicas
+                if run_requests and cap else None,
             )
         )
     return found
@@ -646,11 +650,14 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     prepared = []
     for case in prefill_rows:
         parts = _served_parts(case, efficiency, steps)
-        wait = sum(share * modelled.queue_wait_s for share, modelled in parts)
-        # each part's prefill pass (its prompts per pass follow the replica's load)
-        passes = [(share, modelled.prefill) for share, modelled in parts]
-        prepared.append((passes, steps.get(case.framework.id, 0.0),
-                         (case.ttft_s or 0.0) - wait, case.ttft_s or 1.0))
+        step = steps.get(case.framework.id, 0.0)
+        # the prefill passes in each part's TTFT (its prompts per pass follow the replica's
+        # load; a burst run counts several), and what the TTFT holds besides them
+        passes = [(share * weight, roof) for share, modelled in parts
+                  for weight, roof in modelled.ttft_prefills or ((1.0, modelled.prefill),)]
+        other = sum(share * modelled.ttft_s for share, modelled in parts) - sum(
+            weight * roof.time_s(efficiency, step) for weight, roof in passes)
+        prepared.append((passes, step, (case.ttft_s or 0.0) - other, case.ttft_s or 1.0))
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
     experts = [sum(share * roof.expert_block_gb for share, roof in passes)

@@ -68,11 +68,14 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   time; without a limit, ρ ≥ 1 keeps the closed loop at C. ρ reported = min(ρ, the full batch's
   ρ); e2e = TTFT + (s_out − 1) · TPOT; throughput = C · s_out / e2e. An overloaded rate's
   queue outside the batch is not modelled: TTFT stays t_prefill + t_step / 2.
-  A finite run of N requests whose first B = min(C, N) arrive at once, each later one as a
+  A finite run of N requests whose first A = min(C, N) are sent at once (or min(cap − 1, N),
+  Workload.burst_arrivals, where the source states the load generator's cap), each later one as a
   request completes (Workload.burst_run_requests: guidellm 0.1.0's throughput profile; burst_run):
-  the burst's prompts are prefilled in P passes one after another, first tokens at i · t_pass;
-  means over the N requests: TTFT = (B/N) · (P + 1)/2 · t_pass + (1 − B/N) · TTFT(closed loop),
-  TPOT = (B/N) · (t_step + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − B/N) · TPOT(closed loop).
+  the A run in waves of W = min(A, running limit), a wave's prompts prefilled in P passes one
+  after another (first tokens at i · t_pass), a wave T_wave = P · t_pass + (s_out − 1) · t_step
+  after the one before; means over the N requests: TTFT = (A/N) · ((P + 1)/2 · t_pass
+  + (A/W − 1)/2 · T_wave) + (1 − A/N) · TTFT(closed loop), TPOT = (A/N) · (t_step
+  + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − A/N) · TPOT(closed loop).
 """
 
 import math
@@ -343,8 +346,8 @@ def kv_read_bytes_per_core(model: ModelSpec, tp: int, kv_dtype: str, batch: int,
     `context` tokens (calc.kv.per_core_bytes: GQA its share of the replicated heads, MLA the
     whole latent on every core, sliding-window layers capped at their window). A kernel that
     reads the cache once per query head (per_query_head: one thread block per sequence and
-    query head, no sharing within a GQA group) reads a core's KV heads ⌈H_q / t⌉ / (H_kv / t)
-    times over."""
+    query head, no sharing within a GQA group) reads a core's KV heads ⌊⌈H_q / t⌉ / max(1,
+    H_kv,eff / t)⌋ times over (H_kv,eff: the KV heads after replication, calc.kv.kv_layout)."""
     held = kv.per_core_bytes(model, tp, kv_dtype, batch, context)
     if not per_query_head or model.attention == "mla" or not model.is_decoder:
         return held
@@ -582,7 +585,8 @@ class Workload:
     #                                    length (None: as the framework compiles by default)
     evenly_spaced_rate_per_s: float | None = None  # open loop at a constant arrival rate
     burst_run_requests: float | None = None  # a finite run of this many requests whose first
-    #                                          `batch` arrive at once (guidellm 0.1 throughput)
+    #                                          ones are sent at once (guidellm 0.1 throughput)
+    burst_arrivals: float | None = None  # how many are sent at once (None: `batch`, the C)
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -619,6 +623,8 @@ class Serving:
     cycle_s: float = 0.0    # continuous closed loop: one request's life in the running batch
     prompts_per_prefill: float = 1.0  # prompts in prefill_s: static, the batch; continuous, the k
     #                                waiting prompts one pass runs together (prompts_per_prefill)
+    ttft_prefills: tuple[tuple[float, "Roofline"], ...] = ()  # the prefill passes in ttft_s,
+    #                                (weight, pass); () = one `prefill` (a burst run: burst_run)
 
 
 def prompts_per_prefill(running: int, out: int, prompt_tokens: int,
@@ -662,29 +668,40 @@ def closed_loop_tpot(cycle: float, prefill_s: float, wait: float, step_s: float,
     return (cycle - prefill_s - wait) / (out - 1) if out > 1 else step_s
 
 
-def burst_run(running: int, run_requests: float, prefill_pass: Callable[[float], "Roofline"],
+def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
+              prefill_pass: Callable[[float], Roofline], steady_prefill: Roofline,
               efficiency: Efficiency, step_fixed: float, out: int, step_s: float,
               steady_ttft: float, steady_tpot: float, max_num_tokens: int | None,
-              prompt_tokens: int) -> tuple[float, float]:
-    """Mean TTFT and TPOT over a finite run whose first B = min(C, N) requests arrive at once and
-    every later one when a request completes (guidellm 0.1.0's throughput profile: no rate, up
-    to its concurrency limit in flight, N requests). The burst's prompts are prefilled in
-    ceil(B / n) passes of n = min(B, N_tok / s_in) prompts (one per pass without a budget), one
-    after another, before the decode resumes: the i-th pass's requests get their first token at
-    i · t_pass (mean (P + 1)/2 · t_pass over P passes) and then wait for the later passes before
-    their second token (mean (P − 1)/2 · t_pass, spread over s_out − 1 tokens); after that they
-    decode at the step (the requests that replace them arrive as they finish). The N − B later
-    requests see the closed loop at C (steady_ttft, steady_tpot). Means over the N requests."""
-    burst = max(1.0, min(float(running), run_requests))
+              prompt_tokens: int) -> tuple[float, float, tuple[tuple[float, Roofline], ...]]:
+    """Mean TTFT and TPOT over a finite run of N requests whose first A = min(in_flight, N) are
+    sent at once, each later one when a request completes (guidellm 0.1.0's throughput profile:
+    no rate, at most its concurrency cap less one in flight: in_flight is that, where the source
+    states the cap, else the C in flight); and the prefill passes inside that mean TTFT,
+    (weight, pass) pairs, for the prefill fit.
+    The engine runs the A in waves of W = min(A, running limit): a wave's prompts are prefilled
+    in P = W / n passes of n = min(W, N_tok / s_in) prompts (one without a budget; P and n
+    real-valued, as prompts_per_prefill), one after another: the i-th pass's requests get their
+    first token at i · t_pass (mean (P + 1)/2 · t_pass), then wait for the later passes before
+    their second token (mean (P − 1)/2 · t_pass over s_out − 1 tokens) and decode at the step. A
+    later wave starts as the one before it ends, T_wave = P · t_pass + (s_out − 1) · t_step
+    after it (mean (A / W − 1)/2 · T_wave over the A). The N − A requests sent later see the
+    closed loop at C (steady_ttft, steady_tpot); means weighted by the two counts."""
+    arrivals = max(1.0, min(float(in_flight), run_requests))
+    wave = min(arrivals, float(limit)) if limit else arrivals
     per_pass = 1.0 if not max_num_tokens else max(
-        1.0, min(burst, max_num_tokens / max(1, prompt_tokens)))
-    passes = math.ceil(burst / per_pass - 1e-9)
-    pass_s = prefill_pass(per_pass).time_s(efficiency, step_fixed)
-    burst_ttft = (passes + 1) / 2 * pass_s
-    stall = (passes - 1) / 2 * pass_s / max(1, out - 1)
-    share = min(1.0, burst / run_requests)
+        1.0, min(wave, max_num_tokens / max(1, prompt_tokens)))
+    passes = wave / per_pass
+    burst_pass = prefill_pass(per_pass)
+    pass_s = burst_pass.time_s(efficiency, step_fixed)
+    waves_before = (arrivals / wave - 1) / 2          # mean index of a request's wave
+    wave_s = passes * pass_s + (out - 1) * step_s
+    burst_ttft = (passes + 1) / 2 * pass_s + waves_before * wave_s
+    burst_tpot = step_s + (passes - 1) / 2 * pass_s / (out - 1) if out > 1 else step_s
+    share = arrivals / run_requests
+    prefills = ((share * ((passes + 1) / 2 + waves_before * passes), burst_pass),
+                (1 - share, steady_prefill))
     return (share * burst_ttft + (1 - share) * steady_ttft,
-            share * (step_s + stall) + (1 - share) * steady_tpot)
+            share * burst_tpot + (1 - share) * steady_tpot, prefills)
 
 
 def serve(
@@ -711,6 +728,7 @@ def serve(
                                 input_len=padded_input, allreduce=framework.allreduce,
                                 causal_skip=framework.causal_skip)
 
+    prefills: tuple[tuple[float, Roofline], ...] = ()
     if framework.batching == "continuous":
         # the waiting prompts run as one prefill pass; evenly spaced arrivals (rate · t_prefill
         # < 1) find no other prompt waiting
@@ -758,10 +776,14 @@ def serve(
             ttft = prefill_s + step / 2
             wait = step / 2
             e2e = cycle = ttft + (out - 1) * tpot
-        if work.burst_run_requests is not None and work.evenly_spaced_rate_per_s is None:
-            ttft, tpot = burst_run(active, work.burst_run_requests, prefill_pass, efficiency,
-                                   step_fixed, out, step, ttft, tpot,
-                                   framework.max_num_tokens, padded_input)
+        if work.burst_run_requests and work.burst_run_requests > 0 \
+                and work.evenly_spaced_rate_per_s is None:
+            ttft, tpot, prefills = burst_run(
+                in_flight=work.burst_arrivals or work.batch, limit=limit,
+                run_requests=work.burst_run_requests,
+                prefill_pass=prefill_pass, steady_prefill=prefill, efficiency=efficiency,
+                step_fixed=step_fixed, out=out, step_s=step, steady_ttft=ttft, steady_tpot=tpot,
+                max_num_tokens=framework.max_num_tokens, prompt_tokens=padded_input)
             e2e = ttft + (out - 1) * tpot
             wait = ttft - prefill_s
     else:
@@ -777,4 +799,5 @@ def serve(
         output_tokens_per_s_per_replica=work.batch * out / e2e, prefill_share=share,
         queue_wait_s=wait, prompts_per_prefill=batched, running_batch=active,
         running_limit=limit if framework.batching == "continuous" else None, cycle_s=cycle,
+        ttft_prefills=prefills,
     )

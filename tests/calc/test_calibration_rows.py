@@ -132,3 +132,15 @@ def test_guidellm_throughput_rows_are_read_as_a_burst_run() -> None:
     maverick = next(r for r in data.records("measurements")
                     if r["id"] == "trn2-vllm-neuron-llama-4-maverick-tp64-cb8-max-1500-250")
     assert maverick["run_requests"] == math.floor(120 * maverick["request_throughput_per_s"])
+
+
+def test_a_stated_concurrency_cap_sends_the_whole_run_at_once() -> None:
+    # Inf2 TGI Llama 3.3 70B: the script's GUIDELLM__MAX_CONCURRENCY = 128 > its 45 requests,
+    # so all 45 go out at once though Little's law gives 27 in flight on average
+    raw = next(r for r in data.records("measurements")
+               if r["id"] == "inf2-tgi-neuron-llama-3.3-70b-tp24-cb8-max-1500-250")
+    assert raw["concurrency_cap"] == 128 and raw["run_requests"] == 45
+    case = _case(raw["id"])
+    assert case.batch == 27 and case.burst_arrivals == 45 and case.work.burst_arrivals == 45
+    # no cap stated: the burst is the row's concurrency
+    assert _case("trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250").burst_arrivals is None

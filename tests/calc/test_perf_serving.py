@@ -712,7 +712,7 @@ def test_a_framework_reading_kv_per_query_head_pays_it_in_the_decode_step() -> N
     work = Workload(batch=64, input_len=2048, output_len=2048)
     shared, per_head = (
         serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=2, dtype="fp8", kv_dtype="fp8",
-                      work=replace(work))
+                      work=work)
         for fw in (replace(current, batching="static"),
                    replace(current, batching="static", kv_read_per_query_head=True)))
     # 32 query heads and 4 KV heads per GPU: the decode step reads the KV cache 8 times over
@@ -783,3 +783,32 @@ def test_a_burst_run_with_a_token_budget_prefills_prompts_together() -> None:
                                       causal_skip=fw.causal_skip).time_s(EFFICIENCY, 0.0)
     assert result.ttft_s == pytest.approx(1.5 * pass_s)
     assert result.tpot_s == pytest.approx(result.step_s + 0.5 * pass_s / 100)
+
+
+def test_a_burst_larger_than_the_running_batch_runs_in_waves() -> None:
+    # 12 requests sent at once to an engine that runs 4: three waves of 4, each prefilled one
+    # prompt per pass (P = 4) and decoding 100 more tokens; a wave starts when the one before ends
+    model, instance = data.model("llama-3.1-8b"), data.instance("trn1.32xlarge")
+    fw = frameworks.get("vllm-neuron")
+
+    def served(work: Workload) -> serving.Serving:
+        return serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                             kv_dtype="bf16", work=work)
+
+    capped = served(Workload(12, 1024, 101, 4, burst_run_requests=12))
+    t_p, step = capped.prefill_s, capped.step_s
+    wave_s = 4 * t_p + 100 * step
+    # mean over the 12: the staircase (4 + 1)/2 · t_p, plus (0 + 1 + 2)/3 = 1 wave before
+    assert capped.ttft_s == pytest.approx(2.5 * t_p + 1.0 * wave_s)
+    assert capped.tpot_s == pytest.approx(step + 1.5 * t_p / 100)
+    # the tool's cap stated (burst_arrivals): 12 sent at once though only 6 are in flight on
+    # average (Little's law over the draining run); without it the burst is the 6
+    stated = served(Workload(6, 1024, 101, 4, burst_run_requests=12, burst_arrivals=12))
+    assert stated.ttft_s == pytest.approx(capped.ttft_s)
+    unstated = served(Workload(6, 1024, 101, 4, burst_run_requests=12))
+    steady = served(Workload(6, 1024, 101, 4))
+    burst_ttft = 2.5 * t_p + (6 / 4 - 1) / 2 * wave_s
+    assert unstated.ttft_s == pytest.approx(0.5 * burst_ttft + 0.5 * steady.ttft_s)
+    # one output token: no second token to wait for
+    one_token = served(Workload(4, 1024, 1, 4, burst_run_requests=4))
+    assert one_token.tpot_s == pytest.approx(one_token.step_s)

@@ -141,6 +141,10 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
     if "run_requests" in meas:
         assert meas.get("arrivals") == "burst"
+    if "concurrency_cap" in meas:
+        # the load generator's cap, where the source's script states it
+        assert meas.get("arrivals") == "burst" and meas.get("concurrency_cap_note", "").strip()
+        assert isinstance(meas["concurrency_cap"], int) and meas["concurrency_cap"] > 1
     if "kv_read_per_query_head" in meas:
         # a release's attention kernel (TensorRT-LLM before XQA), cited in the note
         assert meas["kv_read_per_query_head"] is True
