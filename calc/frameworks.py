@@ -38,6 +38,8 @@ class Framework:
     #                                    (None: one prompt per prefill)
     kv_read_per_query_head: bool = False  # its decode attention kernel reads a GQA model's KV
     #                                    heads once per query head (TensorRT-LLM before XQA)
+    wave_prefill: bool = False       # prefills the waiting prompts in one call, one after another,
+    #                                  and returns their first tokens together (TGI on Neuron)
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy
@@ -72,6 +74,7 @@ def all_frameworks() -> dict[str, Framework]:
             causal_skip=raw.get("causal_skip") is True,
             max_num_tokens=int(raw["max_num_tokens"]) if "max_num_tokens" in raw else None,
             kv_read_per_query_head=raw.get("kv_read_per_query_head") is True,
+            wave_prefill=raw.get("wave_prefill") is True,
         )
     return found
 

@@ -68,6 +68,10 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   time; without a limit, ρ ≥ 1 keeps the closed loop at C. ρ reported = min(ρ, the full batch's
   ρ); e2e = TTFT + (s_out − 1) · TPOT; throughput = C · s_out / e2e. An overloaded rate's
   queue outside the batch is not modelled: TTFT stays t_prefill + t_step / 2.
+  Clients that started together against one server that prefills the waiting prompts in one call
+  and returns their first tokens together (Workload.clients_together, Framework.wave_prefill:
+  TGI on Neuron under LLMPerf; waves): waves of R = min(C, limit), TTFT = R · t_prefill
+  + (C − R)/R · (R · t_prefill + (s_out − 1) · t_step), TPOT = t_step.
   A finite run of N requests whose first A = min(C, N) are sent at once (or min(cap − 1, N),
   Workload.burst_arrivals, where the source states the load generator's cap), each later one as a
   request completes (Workload.burst_run_requests: guidellm 0.1.0's throughput profile; burst_run):
@@ -587,6 +591,8 @@ class Workload:
     burst_run_requests: float | None = None  # a finite run of this many requests whose first
     #                                          ones are sent at once (guidellm 0.1 throughput)
     burst_arrivals: float | None = None  # how many are sent at once (None: `batch`, the C)
+    clients_together: bool = False  # a closed loop whose clients started together against one
+    #                                 server (LLMPerf): waves where the framework has wave_prefill
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -704,6 +710,20 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
             share * burst_tpot + (1 - share) * steady_tpot, prefills)
 
 
+def waves(in_flight: int, running: int, prefill: Roofline, prefill_s: float, step_s: float,
+          out: int) -> tuple[float, float, tuple[tuple[float, Roofline], ...]]:
+    """Mean TTFT and TPOT of a closed loop of C clients that started together against one server
+    that prefills the waiting prompts in one call and returns their first tokens together
+    (Framework.wave_prefill): the requests run in waves of the R = min(C, running limit) the
+    batch holds; every request of a wave waits for all R prefills, TTFT = R · t_prefill, and
+    then decodes with the wave at the step, TPOT = t_step (no prefill interleaves); the C − R
+    beyond the batch wait (C − R)/R waves of R · t_prefill + (s_out − 1) · t_step, as in the
+    closed loop. Also the prefill passes inside that TTFT (C of them), for the prefill fit."""
+    wave_s = running * prefill_s + (out - 1) * step_s
+    ttft = running * prefill_s + (in_flight - running) * wave_s / running
+    return ttft, step_s, ((float(running + in_flight - running), prefill),)
+
+
 def serve(
     model: ModelSpec, instance: InstanceSpec, framework: Framework, efficiency: Efficiency,
     step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
@@ -776,6 +796,11 @@ def serve(
             ttft = prefill_s + step / 2
             wait = step / 2
             e2e = cycle = ttft + (out - 1) * tpot
+        if work.clients_together and framework.wave_prefill and work.batch > 1 \
+                and work.evenly_spaced_rate_per_s is None and not work.burst_run_requests:
+            ttft, tpot, prefills = waves(work.batch, active, prefill, prefill_s, step, out)
+            e2e = ttft + (out - 1) * tpot
+            wait = ttft - prefill_s
         if work.burst_run_requests and work.burst_run_requests > 0 \
                 and work.evenly_spaced_rate_per_s is None:
             ttft, tpot, prefills = burst_run(

@@ -144,3 +144,16 @@ def test_a_stated_concurrency_cap_sends_the_whole_run_at_once() -> None:
     assert case.batch == 27 and case.burst_arrivals == 45 and case.work.burst_arrivals == 45
     # no cap stated: the burst is the row's concurrency
     assert _case("trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250").burst_arrivals is None
+
+
+def test_llmperf_rows_on_one_tgi_server_are_read_as_waves() -> None:
+    # optimum-neuron's 2024 TGI benchmarks ran LLMPerf, whose clients start together: on one
+    # server (Trn1, no dp) the case runs in waves; behind a balancer (Inf2, dp 3) it does not
+    one = _case("trn1-tgi-llama-3-70b-tp32-cb8-c8-1500-245-2024-09-10")
+    assert one.clients_together and one.work.clients_together
+    assert one.framework.wave_prefill
+    spread = next(c for c in calibration.cases()
+                  if c.id == "inf2-tgi-llama-3-8b-tp8-dp3-cb32-c8-1500-245-2024-07-22")
+    raw = next(r for r in data.records("measurements") if r["id"] == spread.id)
+    assert raw["arrivals"] == "clients-together" and raw["dp"] == 3
+    assert not spread.clients_together

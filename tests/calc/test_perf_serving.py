@@ -812,3 +812,34 @@ def test_a_burst_larger_than_the_running_batch_runs_in_waves() -> None:
     # one output token: no second token to wait for
     one_token = served(Workload(4, 1024, 1, 4, burst_run_requests=4))
     assert one_token.tpot_s == pytest.approx(one_token.step_s)
+
+
+def test_clients_that_start_together_run_in_waves_on_tgi_neuron() -> None:
+    # TGI on Neuron prefills the waiting prompts in one call and returns their first tokens
+    # together; LLMPerf's 8 clients start together against one server with a batch of 8: every
+    # request waits for the 8 prefills, then decodes with its wave at the step
+    model, instance = data.model("llama-3-70b"), data.instance("trn1.32xlarge")
+    tgi = frameworks.get("tgi-neuron")
+    assert tgi.wave_prefill and not frameworks.get("vllm-neuron").wave_prefill
+
+    def served(framework: frameworks.Framework, batch: int, compiled: int,
+               together: bool) -> serving.Serving:
+        return serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=32, dtype="bf16",
+                             kv_dtype="bf16", work=Workload(batch, 1500, 245, compiled,
+                                                            clients_together=together))
+
+    wave = served(tgi, 8, 8, True)
+    t_p, step = wave.prefill_s, wave.step_s
+    assert wave.ttft_s == pytest.approx(8 * t_p)
+    assert wave.tpot_s == pytest.approx(step)
+    assert wave.e2e_s == pytest.approx(8 * t_p + 244 * step)
+    assert wave.ttft_prefills == ((8.0, wave.prefill),)
+    # 12 clients, 8 slots: the 4 beyond the batch wait half a wave of 8 t_p + 244 steps
+    more = served(tgi, 12, 8, True)
+    assert more.ttft_s == pytest.approx(8 * t_p + 4 / 8 * (8 * t_p + 244 * step))
+    assert more.ttft_prefills == ((12.0, more.prefill),)
+    # steady traffic (clients not started together), or another framework: the closed loop
+    steady = served(tgi, 8, 8, False)
+    assert steady.ttft_s < wave.ttft_s and steady.tpot_s > wave.tpot_s
+    vllm = served(frameworks.get("vllm-neuron"), 8, 8, True)
+    assert vllm.ttft_s == pytest.approx(served(frameworks.get("vllm-neuron"), 8, 8, False).ttft_s)

@@ -141,6 +141,10 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
     if "run_requests" in meas:
         assert meas.get("arrivals") == "burst"
+    if meas.get("arrivals") == "clients-together":
+        # a closed loop whose clients start together (LLMPerf), with a stated concurrency
+        assert meas["mode"] == "serving" and isinstance(meas.get("concurrency"), int)
+        assert "tool-llmperf" in meas.get("arrivals_note", "")
     if "concurrency_cap" in meas:
         # the load generator's cap, where the source's script states it
         assert meas.get("arrivals") == "burst" and meas.get("concurrency_cap_note", "").strip()
