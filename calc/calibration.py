@@ -142,7 +142,6 @@ class Case:
     burst_run_requests: float | None = None  # a run whose first requests arrive at once: its
     #                                          requests per replica (Workload.burst_run_requests)
     burst_arrivals: float | None = None  # ... of which sent at once, per replica (cap − 1 or C)
-    clients_together: bool = False  # clients started together against one server (LLMPerf)
 
     @property
     def group(self) -> str:
@@ -156,7 +155,7 @@ class Case:
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
                         self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
-                        self.burst_run_requests, self.burst_arrivals, self.clients_together)
+                        self.burst_run_requests, self.burst_arrivals)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -237,6 +236,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         framework = frameworks.get(framework_id)
         if raw.get("kv_read_per_query_head") is True:   # the release's attention kernel
             framework = replace(framework, kv_read_per_query_head=True)
+        if raw.get("wave_prefill") is True:             # ... and its prefill call
+            framework = replace(framework, wave_prefill=True)
         mode = raw.get("mode")
         replicas = _optional_int(raw.get("dp")) or 1
         concurrency = _optional_int(raw.get("concurrency"))
@@ -284,6 +285,10 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         # a run whose first requests arrive at once (guidellm 0.1.0's throughput profile)
         run_requests = _float(raw.get("run_requests")) if raw.get("arrivals") == "burst" \
             else None
+        if raw.get("arrivals") == "rounds" and replicas == 1 and concurrency:
+            # LLMPerf's rounds: C at once, the next C when all have finished (one server only:
+            # the replicated rows show no rounds, for reasons not known)
+            run_requests = float(concurrency)
         cap = _optional_int(raw.get("concurrency_cap"))   # the load generator's, where stated
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
@@ -317,8 +322,6 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 burst_run_requests=run_requests / replicas if run_requests else None,
                 burst_arrivals=min(cap - 1, run_requests) / replicas
                 if run_requests and cap else None,
-                # one server only: a balancer spreads a wave's next requests over its replicas
-                clients_together=raw.get("arrivals") == "clients-together" and replicas == 1,
             )
         )
     return found
@@ -661,6 +664,8 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         other = sum(share * modelled.ttft_s for share, modelled in parts) - sum(
             weight * roof.time_s(efficiency, step) for weight, roof in passes)
         prepared.append((passes, step, (case.ttft_s or 0.0) - other, case.ttft_s or 1.0))
+    # the fixed latency is paid once per pass: a row whose TTFT holds several counts it as often
+    counts = [sum(weight for weight, _ in passes) for passes, _, _, _ in prepared]
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
     experts = [sum(share * roof.expert_block_gb for share, roof in passes)
@@ -674,9 +679,9 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                          for passes, step, _, _ in prepared]
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
-            fixed, per_expert = _fixed_terms(experts, residual, weights)
-            error = sum(w * (r - fixed - per_expert * x) ** 2
-                        for r, x, w in zip(residual, experts, weights, strict=True))
+            fixed, per_expert = _fixed_terms(counts, experts, residual, weights)
+            error = sum(w * (r - fixed * c - per_expert * x) ** 2
+                        for r, c, x, w in zip(residual, counts, experts, weights, strict=True))
             if error < best[0]:
                 best = (error, eta, fixed, half, per_expert)
     return replace(efficiency, prefill_compute=_round(best[1]),
@@ -684,16 +689,18 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                    prefill_expert_s_per_gb=_round(best[4]))
 
 
-def _fixed_terms(experts: list[float], residual: list[float],
+def _fixed_terms(counts: list[float], experts: list[float], residual: list[float],
                  weights: list[float]) -> tuple[float, float]:
-    """(t_fixed, t_GB) >= 0 that best explain the prefill residuals (weighted; `experts` = each
-    row's expert-block GB); without mixture-of-experts rows t_GB is 0 and t_fixed the weighted
-    mean (closed form)."""
+    """(t_fixed, t_GB) >= 0 that best explain the prefill residuals (weighted; `counts` = the
+    prefill passes each row's TTFT holds, which pay t_fixed each, 1 but for burst runs;
+    `experts` = each row's expert-block GB); without mixture-of-experts rows t_GB is 0 and
+    t_fixed = Σ w r c / Σ w c² (closed form: the weighted mean where every count is 1)."""
     if any(value > 0 for value in experts):
-        fixed, per_expert = weighted_nnls([[1.0] * len(experts), experts], residual, weights)
+        fixed, per_expert = weighted_nnls([counts, experts], residual, weights)
         return fixed, per_expert
-    mean = sum(r * w for r, w in zip(residual, weights, strict=True)) / sum(weights)
-    return max(0.0, mean), 0.0
+    top = sum(r * c * w for r, c, w in zip(residual, counts, weights, strict=True))
+    bottom = sum(c * c * w for c, w in zip(counts, weights, strict=True))
+    return max(0.0, top / bottom), 0.0
 
 
 def fit(rows: Sequence[Case] | None = None,

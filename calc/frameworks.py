@@ -39,7 +39,8 @@ class Framework:
     kv_read_per_query_head: bool = False  # its decode attention kernel reads a GQA model's KV
     #                                    heads once per query head (TensorRT-LLM before XQA)
     wave_prefill: bool = False       # prefills the waiting prompts in one call, one after another,
-    #                                  and returns their first tokens together (TGI on Neuron)
+    #                                  and returns their first tokens together (TGI on Neuron's
+    #                                  transformers-neuronx backend: set by its measurements)
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy

@@ -68,10 +68,6 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   time; without a limit, ρ ≥ 1 keeps the closed loop at C. ρ reported = min(ρ, the full batch's
   ρ); e2e = TTFT + (s_out − 1) · TPOT; throughput = C · s_out / e2e. An overloaded rate's
   queue outside the batch is not modelled: TTFT stays t_prefill + t_step / 2.
-  Clients that started together against one server that prefills the waiting prompts in one call
-  and returns their first tokens together (Workload.clients_together, Framework.wave_prefill:
-  TGI on Neuron under LLMPerf; waves): waves of R = min(C, limit), TTFT = R · t_prefill
-  + (C − R)/R · (R · t_prefill + (s_out − 1) · t_step), TPOT = t_step.
   A finite run of N requests whose first A = min(C, N) are sent at once (or min(cap − 1, N),
   Workload.burst_arrivals, where the source states the load generator's cap), each later one as a
   request completes (Workload.burst_run_requests: guidellm 0.1.0's throughput profile; burst_run):
@@ -79,7 +75,10 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   after another (first tokens at i · t_pass), a wave T_wave = P · t_pass + (s_out − 1) · t_step
   after the one before; means over the N requests: TTFT = (A/N) · ((P + 1)/2 · t_pass
   + (A/W − 1)/2 · T_wave) + (1 − A/N) · TTFT(closed loop), TPOT = (A/N) · (t_step
-  + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − A/N) · TPOT(closed loop).
+  + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − A/N) · TPOT(closed loop); a server that returns a
+  prefill call's first tokens together (Framework.wave_prefill: TGI on Neuron) gives the whole
+  wave its first tokens at P · t_pass and no wait before the second. LLMPerf's rounds (C sent
+  at once, the next C when all have finished) are such runs with N = A = C.
 """
 
 import math
@@ -591,8 +590,6 @@ class Workload:
     burst_run_requests: float | None = None  # a finite run of this many requests whose first
     #                                          ones are sent at once (guidellm 0.1 throughput)
     burst_arrivals: float | None = None  # how many are sent at once (None: `batch`, the C)
-    clients_together: bool = False  # a closed loop whose clients started together against one
-    #                                 server (LLMPerf): waves where the framework has wave_prefill
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -630,7 +627,7 @@ class Serving:
     prompts_per_prefill: float = 1.0  # prompts in prefill_s: static, the batch; continuous, the k
     #                                waiting prompts one pass runs together (prompts_per_prefill)
     ttft_prefills: tuple[tuple[float, "Roofline"], ...] = ()  # the prefill passes in ttft_s,
-    #                                (weight, pass); () = one `prefill` (a burst run: burst_run)
+    #                                (weight, pass); () = one `prefill` (burst runs: burst_run)
 
 
 def prompts_per_prefill(running: int, out: int, prompt_tokens: int,
@@ -678,20 +675,24 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
               prefill_pass: Callable[[float], Roofline], steady_prefill: Roofline,
               efficiency: Efficiency, step_fixed: float, out: int, step_s: float,
               steady_ttft: float, steady_tpot: float, max_num_tokens: int | None,
-              prompt_tokens: int) -> tuple[float, float, tuple[tuple[float, Roofline], ...]]:
+              prompt_tokens: int, first_tokens_together: bool = False,
+              ) -> tuple[float, float, tuple[tuple[float, Roofline], ...]]:
     """Mean TTFT and TPOT over a finite run of N requests whose first A = min(in_flight, N) are
     sent at once, each later one when a request completes (guidellm 0.1.0's throughput profile:
     no rate, at most its concurrency cap less one in flight: in_flight is that, where the source
-    states the cap, else the C in flight); and the prefill passes inside that mean TTFT,
-    (weight, pass) pairs, for the prefill fit.
+    states the cap, else the C in flight; LLMPerf's rounds: N = A = C, every request in a burst);
+    and the prefill passes inside that mean TTFT, (weight, pass) pairs, for the prefill fit.
     The engine runs the A in waves of W = min(A, running limit): a wave's prompts are prefilled
-    in P = W / n passes of n = min(W, N_tok / s_in) prompts (one without a budget; P and n
-    real-valued, as prompts_per_prefill), one after another: the i-th pass's requests get their
-    first token at i · t_pass (mean (P + 1)/2 · t_pass), then wait for the later passes before
-    their second token (mean (P − 1)/2 · t_pass over s_out − 1 tokens) and decode at the step. A
-    later wave starts as the one before it ends, T_wave = P · t_pass + (s_out − 1) · t_step
-    after it (mean (A / W − 1)/2 · T_wave over the A). The N − A requests sent later see the
-    closed loop at C (steady_ttft, steady_tpot); means weighted by the two counts."""
+    in P = W / n passes of n = min(W, N_tok / s_in) prompts (one without a budget), one after
+    another: the i-th pass's requests get their first token at i · t_pass (mean (P + 1)/2 ·
+    t_pass), then wait for the later passes before their second token (mean (P − 1)/2 · t_pass
+    over s_out − 1 tokens) and decode at the step; a server that returns a call's first tokens
+    together (first_tokens_together, Framework.wave_prefill) gives every request of the wave its
+    first token at P · t_pass, and the wave then decodes at the step. A later wave starts when
+    the one before it ends, T_wave = P · t_pass + (s_out − 1) · t_step after it (mean
+    (A / W − 1)/2 · T_wave over the A). P, n and the wave count are real-valued means, as in
+    prompts_per_prefill (a partial last pass or wave is not told apart). The N − A requests sent
+    later see the closed loop at C (steady_ttft, steady_tpot); means weighted by the counts."""
     arrivals = max(1.0, min(float(in_flight), run_requests))
     wave = min(arrivals, float(limit)) if limit else arrivals
     per_pass = 1.0 if not max_num_tokens else max(
@@ -701,27 +702,13 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     pass_s = burst_pass.time_s(efficiency, step_fixed)
     waves_before = (arrivals / wave - 1) / 2          # mean index of a request's wave
     wave_s = passes * pass_s + (out - 1) * step_s
-    burst_ttft = (passes + 1) / 2 * pass_s + waves_before * wave_s
-    burst_tpot = step_s + (passes - 1) / 2 * pass_s / (out - 1) if out > 1 else step_s
-    share = arrivals / run_requests
-    prefills = ((share * ((passes + 1) / 2 + waves_before * passes), burst_pass),
+    first = passes if first_tokens_together else (passes + 1) / 2   # passes to the first token
+    stall = 0.0 if first_tokens_together or out <= 1 else (passes - 1) / 2 * pass_s / (out - 1)
+    share = min(1.0, arrivals / run_requests)
+    prefills = ((share * (first + waves_before * passes), burst_pass),
                 (1 - share, steady_prefill))
-    return (share * burst_ttft + (1 - share) * steady_ttft,
-            share * burst_tpot + (1 - share) * steady_tpot, prefills)
-
-
-def waves(in_flight: int, running: int, prefill: Roofline, prefill_s: float, step_s: float,
-          out: int) -> tuple[float, float, tuple[tuple[float, Roofline], ...]]:
-    """Mean TTFT and TPOT of a closed loop of C clients that started together against one server
-    that prefills the waiting prompts in one call and returns their first tokens together
-    (Framework.wave_prefill): the requests run in waves of the R = min(C, running limit) the
-    batch holds; every request of a wave waits for all R prefills, TTFT = R · t_prefill, and
-    then decodes with the wave at the step, TPOT = t_step (no prefill interleaves); the C − R
-    beyond the batch wait (C − R)/R waves of R · t_prefill + (s_out − 1) · t_step, as in the
-    closed loop. Also the prefill passes inside that TTFT (C of them), for the prefill fit."""
-    wave_s = running * prefill_s + (out - 1) * step_s
-    ttft = running * prefill_s + (in_flight - running) * wave_s / running
-    return ttft, step_s, ((float(running + in_flight - running), prefill),)
+    return (share * (first * pass_s + waves_before * wave_s) + (1 - share) * steady_ttft,
+            share * (step_s + stall) + (1 - share) * steady_tpot, prefills)
 
 
 def serve(
@@ -796,11 +783,6 @@ def serve(
             ttft = prefill_s + step / 2
             wait = step / 2
             e2e = cycle = ttft + (out - 1) * tpot
-        if work.clients_together and framework.wave_prefill and work.batch > 1 \
-                and work.evenly_spaced_rate_per_s is None and not work.burst_run_requests:
-            ttft, tpot, prefills = waves(work.batch, active, prefill, prefill_s, step, out)
-            e2e = ttft + (out - 1) * tpot
-            wait = ttft - prefill_s
         if work.burst_run_requests and work.burst_run_requests > 0 \
                 and work.evenly_spaced_rate_per_s is None:
             ttft, tpot, prefills = burst_run(
@@ -808,7 +790,8 @@ def serve(
                 run_requests=work.burst_run_requests,
                 prefill_pass=prefill_pass, steady_prefill=prefill, efficiency=efficiency,
                 step_fixed=step_fixed, out=out, step_s=step, steady_ttft=ttft, steady_tpot=tpot,
-                max_num_tokens=framework.max_num_tokens, prompt_tokens=padded_input)
+                max_num_tokens=framework.max_num_tokens, prompt_tokens=padded_input,
+                first_tokens_together=framework.wave_prefill)
             e2e = ttft + (out - 1) * tpot
             wait = ttft - prefill_s
     else:

@@ -65,17 +65,30 @@ def test_fit_is_physical() -> None:
 def test_prefill_fixed_terms_recover_a_per_expert_latency() -> None:
     # residuals = 50 ms + 1 ms per expert-layer, exactly: the fit returns both
     experts = [0.0, 0.0, 100.0, 400.0, 1000.0]
+    ones = [1.0] * len(experts)
     residual = [0.05 + 0.001 * x for x in experts]
     weights = [1.0 / r**2 for r in residual]
-    fixed, per_expert = calibration._fixed_terms(experts, residual, weights)
+    fixed, per_expert = calibration._fixed_terms(ones, experts, residual, weights)
     assert fixed == pytest.approx(0.05) and per_expert == pytest.approx(0.001)
     # dense rows only: t_expert is 0, t_fixed the weighted mean of the residuals
-    fixed, per_expert = calibration._fixed_terms([0.0, 0.0], [0.1, 0.3], [1.0, 3.0])
+    fixed, per_expert = calibration._fixed_terms([1.0, 1.0], [0.0, 0.0], [0.1, 0.3], [1.0, 3.0])
     assert (fixed, per_expert) == (pytest.approx(0.25), 0.0)
     # never negative: residuals that fall with the expert count give t_expert = 0
-    fixed, per_expert = calibration._fixed_terms([0.0, 10.0, 20.0], [0.3, 0.2, 0.1],
+    fixed, per_expert = calibration._fixed_terms([1.0] * 3, [0.0, 10.0, 20.0], [0.3, 0.2, 0.1],
                                                  [1.0, 1.0, 1.0])
     assert per_expert == 0.0 and fixed == pytest.approx(0.2)
+
+
+def test_prefill_fixed_latency_is_paid_once_per_pass() -> None:
+    # a burst row whose TTFT holds 8 prefill passes pays the fixed latency 8 times: residuals
+    # of 20 ms on a one-pass row and 160 ms on an eight-pass row are one latency of 20 ms
+    fixed, per_expert = calibration._fixed_terms([1.0, 8.0], [0.0, 0.0], [0.02, 0.16],
+                                                 [1.0, 1.0])
+    assert fixed == pytest.approx(0.02) and per_expert == 0.0
+    # with mixture-of-experts rows too (least squares on the counts and the expert GB)
+    fixed, per_expert = calibration._fixed_terms([1.0, 8.0, 1.0], [0.0, 0.0, 10.0],
+                                                 [0.02, 0.16, 0.03], [1.0, 1.0, 1.0])
+    assert fixed == pytest.approx(0.02) and per_expert == pytest.approx(0.001)
 
 
 def test_stored_families_equal_a_fresh_cross_validation() -> None:

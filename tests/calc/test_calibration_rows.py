@@ -146,14 +146,14 @@ def test_a_stated_concurrency_cap_sends_the_whole_run_at_once() -> None:
     assert _case("trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250").burst_arrivals is None
 
 
-def test_llmperf_rows_on_one_tgi_server_are_read_as_waves() -> None:
-    # optimum-neuron's 2024 TGI benchmarks ran LLMPerf, whose clients start together: on one
-    # server (Trn1, no dp) the case runs in waves; behind a balancer (Inf2, dp 3) it does not
+def test_llmperf_rounds_on_one_server_are_read_as_bursts() -> None:
+    # optimum-neuron's 2024 TGI benchmarks ran LLMPerf, which sent its requests in rounds of the
+    # concurrency: on one server (Trn1, no dp) each round is a burst of C, N = C
     one = _case("trn1-tgi-llama-3-70b-tp32-cb8-c8-1500-245-2024-09-10")
-    assert one.clients_together and one.work.clients_together
+    assert one.burst_run_requests == 8 and one.work.burst_run_requests == 8
     assert one.framework.wave_prefill
-    spread = next(c for c in calibration.cases()
-                  if c.id == "inf2-tgi-llama-3-8b-tp8-dp3-cb32-c8-1500-245-2024-07-22")
+    # behind a balancer (Inf2, dp 3) the rows keep the closed loop
+    spread = _case("inf2-tgi-llama-3-8b-tp8-dp3-cb32-c8-1500-245-2024-07-22")
     raw = next(r for r in data.records("measurements") if r["id"] == spread.id)
-    assert raw["arrivals"] == "clients-together" and raw["dp"] == 3
-    assert not spread.clients_together
+    assert raw["arrivals"] == "rounds" and raw["dp"] == 3
+    assert spread.burst_run_requests is None

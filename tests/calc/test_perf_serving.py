@@ -814,32 +814,35 @@ def test_a_burst_larger_than_the_running_batch_runs_in_waves() -> None:
     assert one_token.tpot_s == pytest.approx(one_token.step_s)
 
 
-def test_clients_that_start_together_run_in_waves_on_tgi_neuron() -> None:
-    # TGI on Neuron prefills the waiting prompts in one call and returns their first tokens
-    # together; LLMPerf's 8 clients start together against one server with a batch of 8: every
-    # request waits for the 8 prefills, then decodes with its wave at the step
+def test_a_round_on_tgi_neuron_gets_its_first_tokens_together() -> None:
+    # LLMPerf's rounds: 8 requests sent at once to one server with a batch of 8. TGI on Neuron
+    # prefills them in one call, one after another, and returns every first token at its end:
+    # TTFT = 8 t_p for all, then the wave decodes at the step
     model, instance = data.model("llama-3-70b"), data.instance("trn1.32xlarge")
-    tgi = frameworks.get("tgi-neuron")
-    assert tgi.wave_prefill and not frameworks.get("vllm-neuron").wave_prefill
+    vllm = frameworks.get("vllm-neuron")
+    # the transformers-neuronx-era TGI (its measurements set wave_prefill)
+    tgi = replace(frameworks.get("tgi-neuron"), wave_prefill=True)
+    assert not vllm.wave_prefill and not frameworks.get("tgi-neuron").wave_prefill
 
     def served(framework: frameworks.Framework, batch: int, compiled: int,
-               together: bool) -> serving.Serving:
+               run: float | None) -> serving.Serving:
         return serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=32, dtype="bf16",
                              kv_dtype="bf16", work=Workload(batch, 1500, 245, compiled,
-                                                            clients_together=together))
+                                                            burst_run_requests=run))
 
-    wave = served(tgi, 8, 8, True)
+    wave = served(tgi, 8, 8, 8)
     t_p, step = wave.prefill_s, wave.step_s
     assert wave.ttft_s == pytest.approx(8 * t_p)
     assert wave.tpot_s == pytest.approx(step)
     assert wave.e2e_s == pytest.approx(8 * t_p + 244 * step)
-    assert wave.ttft_prefills == ((8.0, wave.prefill),)
-    # 12 clients, 8 slots: the 4 beyond the batch wait half a wave of 8 t_p + 244 steps
-    more = served(tgi, 12, 8, True)
-    assert more.ttft_s == pytest.approx(8 * t_p + 4 / 8 * (8 * t_p + 244 * step))
-    assert more.ttft_prefills == ((12.0, more.prefill),)
-    # steady traffic (clients not started together), or another framework: the closed loop
-    steady = served(tgi, 8, 8, False)
-    assert steady.ttft_s < wave.ttft_s and steady.tpot_s > wave.tpot_s
-    vllm = served(frameworks.get("vllm-neuron"), 8, 8, True)
-    assert vllm.ttft_s == pytest.approx(served(frameworks.get("vllm-neuron"), 8, 8, False).ttft_s)
+    (weight, roof), (rest, _) = wave.ttft_prefills
+    assert weight == pytest.approx(8.0) and rest == pytest.approx(0.0)
+    assert roof.time_s(EFFICIENCY, 0.0) == pytest.approx(t_p)
+    # 12 at once, 8 slots: 1.5 waves, the mean request (1.5 − 1)/2 of a wave of
+    # 8 t_p + 244 steps later
+    more = served(tgi, 12, 8, 12)
+    assert more.ttft_s == pytest.approx(8 * t_p + 0.25 * (8 * t_p + 244 * step))
+    assert more.ttft_prefills[0][0] == pytest.approx(8 + 0.25 * 8)
+    # vLLM returns each first token when its prefill ends: the staircase, (8 + 1)/2 t_p
+    staircase = served(vllm, 8, 8, 8)
+    assert staircase.ttft_s == pytest.approx(4.5 * staircase.prefill_s)

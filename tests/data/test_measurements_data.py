@@ -65,6 +65,11 @@ def all_records() -> list[dict[str, Any]]:
     return measurements() + pending_measurements()
 
 
+def source_note(source_id: str) -> str:
+    notes = {src["id"]: src.get("note", "") for src in load("sources/measurements.toml")["source"]}
+    return notes.get(source_id, "")
+
+
 def ids(file_name: str, table: str) -> set[str]:
     return {rec["id"] for rec in load(file_name)[table]}
 
@@ -141,10 +146,18 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
     if "run_requests" in meas:
         assert meas.get("arrivals") == "burst"
-    if meas.get("arrivals") == "clients-together":
-        # a closed loop whose clients start together (LLMPerf), with a stated concurrency
+    if meas.get("wave_prefill") is not None:
+        # the release's prefill call (TGI on transformers-neuronx), cited in the note
+        assert meas["wave_prefill"] is True and meas["framework_id"] == "tgi-neuron"
+        assert "fw-optimum-neuron-tgi-generator" in meas.get("wave_prefill_note", "")
+    if meas.get("arrivals") == "rounds":
+        # LLMPerf's rounds of the stated concurrency
         assert meas["mode"] == "serving" and isinstance(meas.get("concurrency"), int)
         assert "tool-llmperf" in meas.get("arrivals_note", "")
+    source_notes = " ".join(source_note(source) for source in meas.get("sources", []))
+    if source_notes.startswith("LLMPerf") and meas.get("concurrency"):
+        # every LLMPerf row with a stated load says how LLMPerf sent it
+        assert meas.get("arrivals") == "rounds", meas["id"]
     if "concurrency_cap" in meas:
         # the load generator's cap, where the source's script states it
         assert meas.get("arrivals") == "burst" and meas.get("concurrency_cap_note", "").strip()
