@@ -73,12 +73,15 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   request completes (Workload.burst_run_requests: guidellm 0.1.0's throughput profile; burst_run):
   the A run in waves of W = min(A, running limit), a wave's prompts prefilled in P passes one
   after another (first tokens at i · t_pass), a wave T_wave = P · t_pass + (s_out − 1) · t_step
-  after the one before; means over the N requests: TTFT = (A/N) · ((P + 1)/2 · t_pass
-  + (A/W − 1)/2 · T_wave) + (1 − A/N) · TTFT(closed loop), TPOT = (A/N) · (t_step
-  + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − A/N) · TPOT(closed loop); a server that returns a
-  prefill call's first tokens together (Framework.wave_prefill: TGI on Neuron) gives the whole
-  wave its first tokens at P · t_pass and no wait before the second. LLMPerf's rounds (C sent
-  at once, the next C when all have finished) are such runs with N = A = C.
+  after the one before (m = ⌊A/W⌋ full waves and a last one of the rest); means over the N
+  requests: TTFT = (A/N) · (mean wave start + (P + 1)/2 · t_pass) + (1 − A/N) · TTFT(closed
+  loop), TPOT = (A/N) · (t_step + (P − 1)/2 · t_pass / (s_out − 1)) + (1 − A/N) · TPOT(closed
+  loop); a server that returns a prefill call's first tokens together (Framework.wave_prefill:
+  TGI on transformers-neuronx, set per measurement) gives the whole wave its first tokens at
+  P · t_pass and no wait before the second, and its waves stay aligned (elsewhere only the first
+  W are a burst); with aligned waves and N ≤ A the throughput is the A's tokens over their time.
+  LLMPerf's rounds (C sent at once, the next C when all have finished) are such runs with
+  N = A = C.
 """
 
 import math
@@ -676,39 +679,65 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
               efficiency: Efficiency, step_fixed: float, out: int, step_s: float,
               steady_ttft: float, steady_tpot: float, max_num_tokens: int | None,
               prompt_tokens: int, first_tokens_together: bool = False,
-              ) -> tuple[float, float, tuple[tuple[float, Roofline], ...]]:
+              ) -> tuple[float, float, tuple[tuple[float, Roofline], ...], float | None]:
     """Mean TTFT and TPOT over a finite run of N requests whose first A = min(in_flight, N) are
     sent at once, each later one when a request completes (guidellm 0.1.0's throughput profile:
     no rate, at most its concurrency cap less one in flight: in_flight is that, where the source
     states the cap, else the C in flight; LLMPerf's rounds: N = A = C, every request in a burst);
-    and the prefill passes inside that mean TTFT, (weight, pass) pairs, for the prefill fit.
-    The engine runs the A in waves of W = min(A, running limit): a wave's prompts are prefilled
-    in P = W / n passes of n = min(W, N_tok / s_in) prompts (one without a budget), one after
-    another: the i-th pass's requests get their first token at i · t_pass (mean (P + 1)/2 ·
-    t_pass), then wait for the later passes before their second token (mean (P − 1)/2 · t_pass
-    over s_out − 1 tokens) and decode at the step; a server that returns a call's first tokens
-    together (first_tokens_together, Framework.wave_prefill) gives every request of the wave its
-    first token at P · t_pass, and the wave then decodes at the step. A later wave starts when
-    the one before it ends, T_wave = P · t_pass + (s_out − 1) · t_step after it (mean
-    (A / W − 1)/2 · T_wave over the A). P, n and the wave count are real-valued means, as in
-    prompts_per_prefill (a partial last pass or wave is not told apart). The N − A requests sent
-    later see the closed loop at C (steady_ttft, steady_tpot); means weighted by the counts."""
+    the prefill passes inside that mean TTFT, (weight, pass) pairs, for the prefill fit; and,
+    where every request is in the burst (N ≤ A), the time the A take, for the run's throughput.
+    The engine runs the A in waves of W = min(A, running limit): m = ⌊A / W⌋ full waves and a
+    last one of r = A − m W, where the waves stay aligned: a server that returns a prefill
+    call's first tokens together (below); elsewhere the first tokens come one by one, the
+    requests finish and free their slots one by one, and past the first wave the requests join
+    as in the closed loop: only the first W are a burst. A wave of w requests is prefilled in
+    P = w / n passes of n = min(W, N_tok / s_in) prompts (one without a budget), one after
+    another: the i-th pass's requests get their first token at i · t_pass (mean
+    (P + 1)/2 · t_pass), then wait for the later passes before their second token (mean
+    (P − 1)/2 · t_pass over s_out − 1 tokens) and
+    decode at the step; a server that returns a call's first tokens together
+    (first_tokens_together: Framework.wave_prefill, set by the measurements of TGI on
+    transformers-neuronx) gives every request of the wave its first token at P · t_pass, and the
+    wave then decodes at the step. Wave j starts j · T_wave after the first, T_wave =
+    P · t_pass + (s_out − 1) · t_step (a full wave's); the A take m · T_wave plus the last
+    wave's own time. The N − A requests sent later see the closed loop at C (steady_ttft,
+    steady_tpot); means weighted by the counts. The time the A take (aligned waves, N ≤ A only)
+    gives the run's throughput: its tokens over that time."""
     arrivals = max(1.0, min(float(in_flight), run_requests))
     wave = min(arrivals, float(limit)) if limit else arrivals
+    if not first_tokens_together:
+        # staggered first tokens free the slots one by one: past the first wave the requests
+        # join as in the closed loop, so only the first wave is a burst
+        arrivals = wave
     per_pass = 1.0 if not max_num_tokens else max(
         1.0, min(wave, max_num_tokens / max(1, prompt_tokens)))
-    passes = wave / per_pass
     burst_pass = prefill_pass(per_pass)
     pass_s = burst_pass.time_s(efficiency, step_fixed)
-    waves_before = (arrivals / wave - 1) / 2          # mean index of a request's wave
+    full = math.floor(arrivals / wave + 1e-9)       # m full waves, then one of `last` requests
+    last = max(0.0, arrivals - full * wave)
+    passes, last_passes = wave / per_pass, last / per_pass
     wave_s = passes * pass_s + (out - 1) * step_s
-    first = passes if first_tokens_together else (passes + 1) / 2   # passes to the first token
-    stall = 0.0 if first_tokens_together or out <= 1 else (passes - 1) / 2 * pass_s / (out - 1)
+
+    def first(p: float) -> float:     # passes to a request's first token, within its wave
+        return p if first_tokens_together else (p + 1) / 2
+
+    def stall(p: float) -> float:     # its wait for its wave's later passes, per later token
+        return 0.0 if first_tokens_together or out <= 1 else max(0.0, p - 1) / 2 * pass_s / (
+            out - 1)
+
+    # Σ over the A of (their wave's index · P + passes to the first token within the wave)
+    pass_sum = (wave * (full * (full - 1) / 2 * passes + full * first(passes))
+                + last * (full * passes + first(last_passes)))
+    step_sum = (wave * full * (full - 1) / 2 + last * full) * (out - 1) * step_s
+    burst_ttft = (pass_sum * pass_s + step_sum) / arrivals
+    burst_tpot = step_s + (wave * full * stall(passes) + last * stall(last_passes)) / arrivals
     share = min(1.0, arrivals / run_requests)
-    prefills = ((share * (first + waves_before * passes), burst_pass),
-                (1 - share, steady_prefill))
-    return (share * (first * pass_s + waves_before * wave_s) + (1 - share) * steady_ttft,
-            share * (step_s + stall) + (1 - share) * steady_tpot, prefills)
+    prefills = ((share * pass_sum / arrivals, burst_pass), (1 - share, steady_prefill))
+    run_s = None
+    if share >= 1.0 and first_tokens_together:
+        run_s = full * wave_s + (last_passes * pass_s + (out - 1) * step_s if last > 0 else 0.0)
+    return (share * burst_ttft + (1 - share) * steady_ttft,
+            share * burst_tpot + (1 - share) * steady_tpot, prefills, run_s)
 
 
 def serve(
@@ -736,6 +765,7 @@ def serve(
                                 causal_skip=framework.causal_skip)
 
     prefills: tuple[tuple[float, Roofline], ...] = ()
+    throughput: float | None = None
     if framework.batching == "continuous":
         # the waiting prompts run as one prefill pass; evenly spaced arrivals (rate · t_prefill
         # < 1) find no other prompt waiting
@@ -785,7 +815,7 @@ def serve(
             e2e = cycle = ttft + (out - 1) * tpot
         if work.burst_run_requests and work.burst_run_requests > 0 \
                 and work.evenly_spaced_rate_per_s is None:
-            ttft, tpot, prefills = burst_run(
+            ttft, tpot, prefills, run_s = burst_run(
                 in_flight=work.burst_arrivals or work.batch, limit=limit,
                 run_requests=work.burst_run_requests,
                 prefill_pass=prefill_pass, steady_prefill=prefill, efficiency=efficiency,
@@ -793,6 +823,8 @@ def serve(
                 max_num_tokens=framework.max_num_tokens, prompt_tokens=padded_input,
                 first_tokens_together=framework.wave_prefill)
             e2e = ttft + (out - 1) * tpot
+            if run_s:     # every request in the burst: the run's tokens over its length
+                throughput = min(work.batch, work.burst_run_requests) * out / run_s
             wait = ttft - prefill_s
     else:
         prefill = prefill_pass(padded_batch)
@@ -804,7 +836,7 @@ def serve(
         prefill=prefill, decode=decode, padded_batch=padded_batch,
         padded_input_len=padded_input, padded_context=context, prefill_s=prefill_s,
         step_s=step, ttft_s=ttft, tpot_s=tpot, e2e_s=e2e,
-        output_tokens_per_s_per_replica=work.batch * out / e2e, prefill_share=share,
+        output_tokens_per_s_per_replica=throughput or work.batch * out / e2e, prefill_share=share,
         queue_wait_s=wait, prompts_per_prefill=batched, running_batch=active,
         running_limit=limit if framework.batching == "continuous" else None, cycle_s=cycle,
         ttft_prefills=prefills,

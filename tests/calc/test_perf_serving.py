@@ -785,30 +785,37 @@ def test_a_burst_run_with_a_token_budget_prefills_prompts_together() -> None:
     assert result.tpot_s == pytest.approx(result.step_s + 0.5 * pass_s / 100)
 
 
-def test_a_burst_larger_than_the_running_batch_runs_in_waves() -> None:
-    # 12 requests sent at once to an engine that runs 4: three waves of 4, each prefilled one
-    # prompt per pass (P = 4) and decoding 100 more tokens; a wave starts when the one before ends
+def test_a_burst_larger_than_the_running_batch() -> None:
+    # 12 requests sent at once to an engine that runs 4, each prompt its own pass, 100 more
+    # tokens each. vLLM's first tokens come one by one, so slots free one by one: only the first
+    # 4 are a burst (staircase mean 2.5 t_p), the other 8 see the closed loop at 12 in flight
     model, instance = data.model("llama-3.1-8b"), data.instance("trn1.32xlarge")
     fw = frameworks.get("vllm-neuron")
 
-    def served(work: Workload) -> serving.Serving:
-        return serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+    def served(work: Workload, framework: frameworks.Framework = fw) -> serving.Serving:
+        return serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=8, dtype="bf16",
                              kv_dtype="bf16", work=work)
 
-    capped = served(Workload(12, 1024, 101, 4, burst_run_requests=12))
-    t_p, step = capped.prefill_s, capped.step_s
-    wave_s = 4 * t_p + 100 * step
-    # mean over the 12: the staircase (4 + 1)/2 · t_p, plus (0 + 1 + 2)/3 = 1 wave before
-    assert capped.ttft_s == pytest.approx(2.5 * t_p + 1.0 * wave_s)
-    assert capped.tpot_s == pytest.approx(step + 1.5 * t_p / 100)
-    # the tool's cap stated (burst_arrivals): 12 sent at once though only 6 are in flight on
-    # average (Little's law over the draining run); without it the burst is the 6
+    burst = served(Workload(12, 1024, 101, 4, burst_run_requests=12))
+    steady = served(Workload(12, 1024, 101, 4))
+    t_p, step = burst.prefill_s, burst.step_s
+    assert burst.ttft_s == pytest.approx(4 / 12 * 2.5 * t_p + 8 / 12 * steady.ttft_s)
+    assert burst.tpot_s == pytest.approx(4 / 12 * (step + 1.5 * t_p / 100)
+                                         + 8 / 12 * steady.tpot_s)
+    assert burst.output_tokens_per_s_per_replica == pytest.approx(12 * 101 / burst.e2e_s)
+    # the tool's cap stated (burst_arrivals): 12 sent at once though 6 are in flight on average
     stated = served(Workload(6, 1024, 101, 4, burst_run_requests=12, burst_arrivals=12))
-    assert stated.ttft_s == pytest.approx(capped.ttft_s)
-    unstated = served(Workload(6, 1024, 101, 4, burst_run_requests=12))
-    steady = served(Workload(6, 1024, 101, 4))
-    burst_ttft = 2.5 * t_p + (6 / 4 - 1) / 2 * wave_s
-    assert unstated.ttft_s == pytest.approx(0.5 * burst_ttft + 0.5 * steady.ttft_s)
+    steady6 = served(Workload(6, 1024, 101, 4))
+    assert stated.ttft_s == pytest.approx(4 / 12 * 2.5 * t_p + 8 / 12 * steady6.ttft_s)
+    # a server that returns a call's first tokens together keeps its waves aligned: three
+    # waves of 4, first tokens at 4 t_p into each, a wave 4 t_p + 100 steps after the one
+    # before; the run's throughput is its 12 requests' tokens over the three waves
+    aligned = served(Workload(12, 1024, 101, 4, burst_run_requests=12),
+                     replace(fw, wave_prefill=True))
+    wave_s = 4 * t_p + 100 * step
+    assert aligned.ttft_s == pytest.approx(4 * t_p + (0 + 1 + 2) / 3 * wave_s)
+    assert aligned.tpot_s == pytest.approx(step)
+    assert aligned.output_tokens_per_s_per_replica == pytest.approx(12 * 101 / (3 * wave_s))
     # one output token: no second token to wait for
     one_token = served(Workload(4, 1024, 1, 4, burst_run_requests=4))
     assert one_token.tpot_s == pytest.approx(one_token.step_s)
@@ -838,11 +845,17 @@ def test_a_round_on_tgi_neuron_gets_its_first_tokens_together() -> None:
     (weight, roof), (rest, _) = wave.ttft_prefills
     assert weight == pytest.approx(8.0) and rest == pytest.approx(0.0)
     assert roof.time_s(EFFICIENCY, 0.0) == pytest.approx(t_p)
-    # 12 at once, 8 slots: 1.5 waves, the mean request (1.5 − 1)/2 of a wave of
-    # 8 t_p + 244 steps later
+    # a round's throughput: its 8 requests' tokens over the wave's time
+    wave_s = 8 * t_p + 244 * step
+    assert wave.output_tokens_per_s_per_replica == pytest.approx(8 * 245 / wave_s)
+    # 12 at once, 8 slots: a wave of 8 (first tokens at 8 t_p), then one of 4 when it ends
+    # (first tokens 4 t_p into it); the round lasts both waves
     more = served(tgi, 12, 8, 12)
-    assert more.ttft_s == pytest.approx(8 * t_p + 0.25 * (8 * t_p + 244 * step))
-    assert more.ttft_prefills[0][0] == pytest.approx(8 + 0.25 * 8)
+    assert more.ttft_s == pytest.approx((8 * 8 * t_p + 4 * (wave_s + 4 * t_p)) / 12)
+    assert more.ttft_prefills[0][0] == pytest.approx((8 * 8 + 4 * (8 + 4)) / 12)
+    assert more.tpot_s == pytest.approx(step)
+    assert more.output_tokens_per_s_per_replica == pytest.approx(
+        12 * 245 / (wave_s + 4 * t_p + 244 * step))
     # vLLM returns each first token when its prefill ends: the staircase, (8 + 1)/2 t_p
     staircase = served(vllm, 8, 8, 8)
     assert staircase.ttft_s == pytest.approx(4.5 * staircase.prefill_s)

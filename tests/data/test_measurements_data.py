@@ -151,8 +151,9 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert meas["wave_prefill"] is True and meas["framework_id"] == "tgi-neuron"
         assert "fw-optimum-neuron-tgi-generator" in meas.get("wave_prefill_note", "")
     if meas.get("arrivals") == "rounds":
-        # LLMPerf's rounds of the stated concurrency
+        # LLMPerf's rounds of the stated concurrency (all of it sent at once: no cap applies)
         assert meas["mode"] == "serving" and isinstance(meas.get("concurrency"), int)
+        assert "concurrency_cap" not in meas and "run_requests" not in meas
         assert "tool-llmperf" in meas.get("arrivals_note", "")
     source_notes = " ".join(source_note(source) for source in meas.get("sources", []))
     if source_notes.startswith("LLMPerf") and meas.get("concurrency"):
