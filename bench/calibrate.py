@@ -499,8 +499,8 @@ GPU medians and p90s unchanged; coverage 75.3 -> 74.7 %. Commit e4023df had read
 waves in a closed loop (each client's next request sent as its last completes, the LLMPerf of
 December 2024) with the fixed latency counted once per row: Trn1 TGI prefill 6.9/17.5 % (meets),
 but it mis-cited LLMPerf's loop, and the unscored one-server rows with more clients than slots were
-predicted about 2x their measured TTFT (rounds: estimated/measured median about 1.08, from 0.91
-to 2.13 over those 27 rows).
+predicted about 2x their measured TTFT (rounds: estimated/measured median about 1.08, from 0.92
+to 2.13 over the 25 such rows with a TTFT).
 Not done: the consistency rule (calc/measurement_checks.py) still expects Little's law of a closed
 loop, so 49 LLMPerf rows whose own figures fit rounds ((k + 1)/(2k) for k waves a round) stay
 "Inconsistent published figures", reference only.
