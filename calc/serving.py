@@ -685,7 +685,8 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     no rate, at most its concurrency cap less one in flight: in_flight is that, where the source
     states the cap, else the C in flight; LLMPerf's rounds: N = A = C, every request in a burst);
     the prefill passes inside that mean TTFT, (weight, pass) pairs, for the prefill fit; and,
-    where every request is in the burst (N ≤ A), the time the A take, for the run's throughput.
+    with aligned waves and every request in the burst (N ≤ A), the run's output tokens/s: the
+    A's tokens over the time they take (else None).
     The engine runs the A in waves of W = min(A, running limit): m = ⌊A / W⌋ full waves and a
     last one of r = A − m W, where the waves stay aligned: a server that returns a prefill
     call's first tokens together (below); elsewhere the first tokens come one by one, the
@@ -694,15 +695,13 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     P = w / n passes of n = min(W, N_tok / s_in) prompts (one without a budget), one after
     another: the i-th pass's requests get their first token at i · t_pass (mean
     (P + 1)/2 · t_pass), then wait for the later passes before their second token (mean
-    (P − 1)/2 · t_pass over s_out − 1 tokens) and
-    decode at the step; a server that returns a call's first tokens together
-    (first_tokens_together: Framework.wave_prefill, set by the measurements of TGI on
-    transformers-neuronx) gives every request of the wave its first token at P · t_pass, and the
-    wave then decodes at the step. Wave j starts j · T_wave after the first, T_wave =
-    P · t_pass + (s_out − 1) · t_step (a full wave's); the A take m · T_wave plus the last
-    wave's own time. The N − A requests sent later see the closed loop at C (steady_ttft,
-    steady_tpot); means weighted by the counts. The time the A take (aligned waves, N ≤ A only)
-    gives the run's throughput: its tokens over that time."""
+    (P − 1)/2 · t_pass over s_out − 1 tokens) and decode at the step; a server that returns a
+    call's first tokens together (first_tokens_together: Framework.wave_prefill, set by the
+    measurements of TGI on transformers-neuronx) gives every request of the wave its first token
+    at P · t_pass, and the wave then decodes at the step. Wave j starts j · T_wave after the
+    first, T_wave = P · t_pass + (s_out − 1) · t_step (a full wave's); the A take m · T_wave plus
+    the last wave's own time. The N − A requests sent later see the closed loop at C (steady_ttft,
+    steady_tpot); means weighted by the counts."""
     arrivals = max(1.0, min(float(in_flight), run_requests))
     wave = min(arrivals, float(limit)) if limit else arrivals
     if not first_tokens_together:
@@ -733,11 +732,12 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     burst_tpot = step_s + (wave * full * stall(passes) + last * stall(last_passes)) / arrivals
     share = min(1.0, arrivals / run_requests)
     prefills = ((share * pass_sum / arrivals, burst_pass), (1 - share, steady_prefill))
-    run_s = None
+    throughput = None
     if share >= 1.0 and first_tokens_together:
         run_s = full * wave_s + (last_passes * pass_s + (out - 1) * step_s if last > 0 else 0.0)
+        throughput = arrivals * out / run_s
     return (share * burst_ttft + (1 - share) * steady_ttft,
-            share * burst_tpot + (1 - share) * steady_tpot, prefills, run_s)
+            share * burst_tpot + (1 - share) * steady_tpot, prefills, throughput)
 
 
 def serve(
@@ -753,9 +753,14 @@ def serve(
     single = framework.single_bucket if work.single_bucket is None else work.single_bucket
     padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len, single)
-    decode = decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
-                             batch=padded_batch, context=context, allreduce=framework.allreduce,
-                             kv_per_query_head=framework.kv_read_per_query_head)
+
+    def decode_step(batch: int) -> Roofline:
+        """One decode step of `batch` padded sequences, as this framework runs it."""
+        return decode_roofline(model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
+                               batch=batch, context=context, allreduce=framework.allreduce,
+                               kv_per_query_head=framework.kv_read_per_query_head)
+
+    decode = decode_step(padded_batch)
     step = decode.time_s(efficiency, step_fixed)
 
     def prefill_pass(prompts: float) -> Roofline:
@@ -794,11 +799,7 @@ def serve(
                 full_step = step
                 full_batch = batch_bucket(limit, framework, work.compiled_batch)
                 if full_batch != padded_batch:
-                    full_step = decode_roofline(
-                        model, instance, tp=tp, dtype=dtype, kv_dtype=kv_dtype,
-                        batch=full_batch, context=context, allreduce=framework.allreduce,
-                        kv_per_query_head=framework.kv_read_per_query_head,
-                    ).time_s(efficiency, step_fixed)
+                    full_step = decode_step(full_batch).time_s(efficiency, step_fixed)
                 # the saturated loop's waiting prompts share passes as in the closed loop
                 full_k = prompts_per_prefill(limit, out, padded_input, framework.max_num_tokens)
                 full_pass_s = prefill_s if full_k == 1.0 else prefill_pass(full_k).time_s(
@@ -815,7 +816,7 @@ def serve(
             e2e = cycle = ttft + (out - 1) * tpot
         if work.burst_run_requests and work.burst_run_requests > 0 \
                 and work.evenly_spaced_rate_per_s is None:
-            ttft, tpot, prefills, run_s = burst_run(
+            ttft, tpot, prefills, throughput = burst_run(
                 in_flight=work.burst_arrivals or work.batch, limit=limit,
                 run_requests=work.burst_run_requests,
                 prefill_pass=prefill_pass, steady_prefill=prefill, efficiency=efficiency,
@@ -823,8 +824,6 @@ def serve(
                 max_num_tokens=framework.max_num_tokens, prompt_tokens=padded_input,
                 first_tokens_together=framework.wave_prefill)
             e2e = ttft + (out - 1) * tpot
-            if run_s:     # every request in the burst: the run's tokens over its length
-                throughput = min(work.batch, work.burst_run_requests) * out / run_s
             wait = ttft - prefill_s
     else:
         prefill = prefill_pass(padded_batch)
