@@ -25,7 +25,12 @@ and TTFTs together (PATIENCE passes without a better one; at most MAX_ALTERNATIO
      + t_GB · G + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
      G = the GB an MoE prefill's expert blocks move (serving.expert_block_gb, NxD's blockwise
      MoE, Neuron only; 0 for a dense model and on GPU); for each (η_comp, T_half) on a grid the
-     best t_fixed, t_GB ≥ 0 are a weighted non-negative least squares.
+     best t_fixed, t_GB ≥ 0 are a weighted non-negative least squares. A framework's own set
+     fits T_half only where its rows' prefill passes come in at least MIN_RAMP_SIZES token
+     counts (after padding): the ramp is a curve in T; for one model two sizes are met exactly
+     by η_comp and t_fixed at any T_half, which only the differences between models would then
+     set. With fewer it keeps its hardware group's T_half, fitted on every framework's rows of
+     that hardware.
   A group with fewer than MIN_GROUP_ROWS decode rows borrows the constants of its fallback group
   (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (mean residual).
 Training rows (kind = "training"): efficiency per framework and group = median of achieved
@@ -58,6 +63,7 @@ MIN_GROUP_ROWS = 4
 MIN_FRAMEWORK_ROWS = 8
 MIN_SOURCES = 2          # no constants of their own from a single source document
 MIN_FAMILY_POINTS = 5
+MIN_RAMP_SIZES = 3       # distinct prefill-pass token counts a framework's own T_half needs
 LITTLES_LAW = "littles-law"   # measurement.concurrency_from: derived from the results, not stated
 # the decode step's constants are fitted on the rows that show one step alone where there are at
 # least this many, from at least MIN_SOURCES sources (a framework's own set fits up to four terms:
@@ -502,6 +508,8 @@ def _decode_fit_rows(rows: list[Case]) -> list[Case]:
 def _fit_group(rows: list[Case], fallback: Efficiency | None,
                steps_fallback: Mapping[str, float],
                start: Efficiency | None = None) -> tuple[Efficiency, dict[str, float]]:
+    """A group's constants (or, with `start` = its group's, a framework's own set, which keeps
+    the group's prefill ramp where its rows cannot shape one: _fit_prefill)."""
     decode_rows = _decode_fit_rows(rows)
     names = sorted({c.framework.id for c in decode_rows})
     full = fallback is None or (len(decode_rows) >= MIN_GROUP_ROWS
@@ -582,7 +590,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 mean = sum(r * w for r, w in residuals) / total if total else 0.0
                 steps[name] = _round(max(0.0, mean))
         if full:
-            efficiency = _fit_prefill(rows, efficiency, steps)
+            efficiency = _fit_prefill(rows, efficiency, steps, group_ramp=start is not None)
         current = (*efficiency.fitted_values(), *(steps[name] for name in names))
         if previous and _settled(current, previous):
             return efficiency, steps
@@ -648,8 +656,17 @@ def _load_mix(case: Case) -> list[tuple[float, Case]]:
             for load in case.replica_loads]
 
 
+def ramp_sizes(passes: Sequence[serving.Roofline]) -> int:
+    """Distinct token counts (rounded) among prefill passes: how many prompt sizes, after
+    padding, a fit of the ramp η_comp · T / (T + T_half) sees."""
+    return len({round(roof.tokens) for roof in passes})
+
+
 def _fit_prefill(rows: list[Case], efficiency: Efficiency,
-                 steps: Mapping[str, float]) -> Efficiency:
+                 steps: Mapping[str, float], group_ramp: bool = False) -> Efficiency:
+    """η_comp, T_half, t_fixed and t_GB of the prefill (module docstring, step 2); with
+    `group_ramp` (a framework's own set) T_half stays at `efficiency`'s, its group's, unless the
+    rows' passes come in MIN_RAMP_SIZES token counts or more."""
     prefill_rows = [c for c in rows if c.ttft_s is not None]
     if len(prefill_rows) < 2:
         return efficiency
@@ -671,7 +688,9 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     experts = [sum(share * roof.expert_block_gb for share, roof in passes)
                for passes, _, _, _ in prepared]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
-    for half in HALF_TOKENS_GRID:
+    fit_ramp = not group_ramp or ramp_sizes(
+        [roof for passes, _, _, _ in prepared for _, roof in passes]) >= MIN_RAMP_SIZES
+    for half in HALF_TOKENS_GRID if fit_ramp else (efficiency.prefill_half_tokens,):
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
                             prefill_half_tokens=half, prefill_expert_s_per_gb=0.0)

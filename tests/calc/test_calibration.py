@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 from calc_helpers import run
 
-from calc import calibration, calibration_cv, data, frameworks, serving_band
+from calc import calibration, calibration_cv, data, frameworks, serving, serving_band
 from calc.calibration import Constants
 from calc.calibration_cv import Point
 
@@ -89,6 +89,42 @@ def test_prefill_fixed_latency_is_paid_once_per_pass() -> None:
     fixed, per_expert = calibration._fixed_terms([1.0, 8.0, 1.0], [0.0, 0.0, 10.0],
                                                  [0.02, 0.16, 0.03], [1.0, 1.0, 1.0])
     assert fixed == pytest.approx(0.02) and per_expert == pytest.approx(0.001)
+
+
+def _prefill_passes(rows: list[calibration.Case], constants: Constants,
+                    framework: str, group: str) -> list[serving.Roofline]:
+    efficiency = constants.framework_groups[(framework, group)]
+    steps = {framework: constants.steps.get((framework, group), 0.0)}
+    return [roof for case in rows if case.ttft_s is not None
+            for _, modelled in calibration._served_parts(case, efficiency, steps)
+            for _, roof in modelled.ttft_prefills or ((1.0, modelled.prefill),)]
+
+
+def test_ramp_sizes_counts_distinct_pass_lengths() -> None:
+    def pass_of(tokens: float) -> serving.Roofline:
+        return serving.Roofline(memory_s=0.0, compute_s=0.0, collective_hops=0,
+                                is_prefill=True, tokens=tokens)
+    assert calibration.ramp_sizes([pass_of(4096), pass_of(4096.2), pass_of(2048)]) == 2
+    assert calibration.ramp_sizes([pass_of(t) for t in (128, 256, 1024)]) == 3
+
+
+def test_a_framework_keeps_its_groups_ramp_unless_its_prompts_shape_one() -> None:
+    # T_half is fitted per framework only over MIN_RAMP_SIZES prompt sizes or more (after
+    # padding): TGI on NeuronCore-v2 pads to two sizes and keeps the group's ramp;
+    # transformers-neuronx's static batches come in many sizes and fit their own
+    fitted, rows = fresh_fit(), calibration.cases()
+    kept = fitted_own = 0
+    for (framework, group), efficiency in fitted.framework_groups.items():
+        own = [c for c in rows if c.group == group and c.framework.id == framework]
+        sizes = calibration.ramp_sizes(_prefill_passes(own, fitted, framework, group))
+        if sizes < calibration.MIN_RAMP_SIZES:
+            assert efficiency.prefill_half_tokens == fitted.groups[group].prefill_half_tokens
+            kept += 1
+        elif efficiency.prefill_half_tokens != fitted.groups[group].prefill_half_tokens:
+            fitted_own += 1
+    assert kept >= 1 and fitted_own >= 1
+    tgi = fitted.framework_groups[("tgi-neuron", "neuron-v2")]
+    assert tgi.prefill_half_tokens == fitted.groups["neuron-v2"].prefill_half_tokens
 
 
 def test_stored_families_equal_a_fresh_cross_validation() -> None:
