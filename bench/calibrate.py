@@ -541,6 +541,20 @@ median/p90 |error|: Trn1 TGI prefill 10.6/15.1 -> 8.4/16.0 % (meets), throughput
 throughput 21.3/86.7 -> 21.0/85.2 %; every other family unchanged; coverage 74.7 -> 74.4 %; mean
 |log(estimate/measurement)| 0.1933 -> 0.1928, points within 25 % 588 -> 587 of 790. The threshold
 is the count a curve needs, not tuned: no other value was scored.
+Then a round waits for its longest request. LLMPerf draws each request's output length on its
+own, num_output_tokens = sample_random_positive_int(245, 20) sent as max_tokens (llmperf
+src/llmperf/utils.py, int(random.gauss(mean, stddev)); optimum-neuron's benchmark.sh
+--stddev-output-tokens 20; source tool-llmperf), and starts the next round only when all of the
+round's requests have finished. The 69 LLMPerf rows carry output_len_sd = 20, and an aligned wave
+(the TGI server of 2024, wave_prefill) of w requests lasts until its longest ends: s_out + sigma
+e(w) tokens, e(w) the expected maximum of w standard normal draws (calc.order_statistics, Simpson's
+rule; e(2) = 1/sqrt(pi), e(8) = 1.4236); a later wave of the round starts then, and the round's
+throughput is its requests' mean tokens over that time. Staggered waves and the replicated rows
+(closed loop) are unchanged. Left-out median/p90 |error|: Trn1 TGI throughput 12.6/18.3 ->
+7.4/13.5 % (meets; the 2-8 client rows +8.6/+16.6/+5.8/+16.8/+17.1 -> +4.7/+10.3/+1.9/+10.2/
++10.1 %); every other family unchanged (the scored rounds rows hold one wave, so no TTFT moves);
+coverage 74.4 %; mean |log(estimate/measurement)| 0.1928 -> 0.1925. Trn1 TGI now meets the targets
+in all three phases.
 Tried in the same stop and not kept (left-out median/p90, against the state before): (a) the
 hardware terms (c_hop, t_mm, x_expert, c_custom) of a framework's own decode set held at its
 group's: Trn1 vLLM decode 7.9/54.5 -> 9.9/51.2 %, throughput 4.9/87.3 -> 10.3/59.7 %, Inf2 vLLM
@@ -607,7 +621,7 @@ trainium/neuronx-nemo-megatron/training                 4   2  55.4%  82.0%   0.
 trainium/nxd-training/training                         21   6   6.9%  24.9%  76.2%  meets
 trainium/tgi-neuron/decode                              8   3   5.1%  15.4%  75.0%  meets     6.2% (3) /   4.4% (5)
 trainium/tgi-neuron/prefill                             8   3   8.4%  16.0%  50.0%  meets    10.1% (3) /   8.2% (5)
-trainium/tgi-neuron/throughput                          8   3  12.6%  18.3%  87.5%  misses    1.5% (3) /  16.6% (5)
+trainium/tgi-neuron/throughput                          8   3   7.4%  13.5%  87.5%  meets     1.5% (3) /  10.1% (5)
 trainium/transformers-neuronx/decode                   31   2   6.9%  12.3%  83.9%  meets     6.9% (31) /      -
 trainium/transformers-neuronx/prefill                  31   2  17.1%  68.1%  61.3%  misses   17.1% (31) /      -
 trainium/transformers-neuronx/throughput               31   2   6.0%  14.7%  61.3%  meets     6.0% (31) /      -

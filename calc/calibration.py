@@ -148,6 +148,7 @@ class Case:
     burst_run_requests: float | None = None  # a run whose first requests arrive at once: its
     #                                          requests per replica (Workload.burst_run_requests)
     burst_arrivals: float | None = None  # ... of which sent at once, per replica (cap − 1 or C)
+    output_len_sd: float | None = None   # spread of the output lengths drawn (LLMPerf), tokens
 
     @property
     def group(self) -> str:
@@ -161,7 +162,7 @@ class Case:
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
                         self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
-                        self.burst_run_requests, self.burst_arrivals)
+                        self.burst_run_requests, self.burst_arrivals, self.output_len_sd)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -328,6 +329,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 burst_run_requests=run_requests / replicas if run_requests else None,
                 burst_arrivals=min(cap - 1, run_requests) / replicas
                 if run_requests and cap else None,
+                output_len_sd=_float(raw.get("output_len_sd")),
             )
         )
     return found

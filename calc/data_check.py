@@ -82,7 +82,7 @@ POSITIVE_INTS = frozenset({
     "hidden", "heads", "kv_heads", "head_dim", "intermediate", "vocab", "max_position_embeddings",
     "tp", "batch", "input_len", "output_len", "seq_len", "hbm_stacks", "dma_engines", "cc_cores",
     "instance_count", "dp", "pp", "micro_batch", "global_batch", "neuronlink_links",
-    "output_len_requested",
+    "output_len_requested", "output_len_sd",
     "memory_pool_chips",
 })
 NON_NEGATIVE_INTS = frozenset({"experts", "active_experts"})

@@ -79,7 +79,9 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   loop); a server that returns a prefill call's first tokens together (Framework.wave_prefill:
   TGI on transformers-neuronx, set per measurement) gives the whole wave its first tokens at
   P · t_pass and no wait before the second, and its waves stay aligned (elsewhere only the first
-  W are a burst); with aligned waves and N ≤ A the throughput is the A's tokens over their time.
+  W are a burst); an aligned wave lasts until its longest request ends (output lengths drawn with
+  a spread σ, Workload.output_len_sd: s_out + σ · e(w) for w requests, calc.order_statistics);
+  with aligned waves and N ≤ A the throughput is the A's tokens over their time.
   LLMPerf's rounds (C sent at once, the next C when all have finished) are such runs with
   N = A = C.
 """
@@ -88,7 +90,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import collectives, data, dtypes, inputs, kv, memory, model_shape
+from . import collectives, data, dtypes, inputs, kv, memory, model_shape, order_statistics
 from .errors import CalcError
 from .flops import peak_flops_per_core
 from .frameworks import Framework, all_frameworks
@@ -593,6 +595,8 @@ class Workload:
     burst_run_requests: float | None = None  # a finite run of this many requests whose first
     #                                          ones are sent at once (guidellm 0.1 throughput)
     burst_arrivals: float | None = None  # how many are sent at once (None: `batch`, the C)
+    output_len_sd: float | None = None  # spread of the output lengths the load generator draws
+    #                                     (normal; None: every request generates output_len)
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -678,7 +682,7 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
               prefill_pass: Callable[[float], Roofline], steady_prefill: Roofline,
               efficiency: Efficiency, step_fixed: float, out: int, step_s: float,
               steady_ttft: float, steady_tpot: float, max_num_tokens: int | None,
-              prompt_tokens: int, first_tokens_together: bool = False,
+              prompt_tokens: int, first_tokens_together: bool = False, out_sd: float = 0.0,
               ) -> tuple[float, float, tuple[tuple[float, Roofline], ...], float | None]:
     """Mean TTFT and TPOT over a finite run of N requests whose first A = min(in_flight, N) are
     sent at once, each later one when a request completes (guidellm 0.1.0's throughput profile:
@@ -699,9 +703,13 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     call's first tokens together (first_tokens_together: Framework.wave_prefill, set by the
     measurements of TGI on transformers-neuronx) gives every request of the wave its first token
     at P · t_pass, and the wave then decodes at the step. Wave j starts j · T_wave after the
-    first, T_wave = P · t_pass + (s_out − 1) · t_step (a full wave's); the A take m · T_wave plus
-    the last wave's own time. The N − A requests sent later see the closed loop at C (steady_ttft,
-    steady_tpot); means weighted by the counts."""
+    first, T_wave = P · t_pass + (s_out,w − 1) · t_step (a full wave's); the A take m · T_wave plus
+    the last wave's own time. An aligned wave of w requests whose output lengths vary with a
+    spread σ (out_sd: the load generator draws them from a normal distribution, LLMPerf) lasts
+    until its longest request ends: s_out,w = s_out + σ · e(w), e(w) the expected maximum of w
+    standard normal draws (calc.order_statistics); s_out,w = s_out with σ = 0 or staggered waves.
+    The N − A requests sent later see the closed loop at C (steady_ttft, steady_tpot); means
+    weighted by the counts."""
     arrivals = max(1.0, min(float(in_flight), run_requests))
     wave = min(arrivals, float(limit)) if limit else arrivals
     if not first_tokens_together:
@@ -715,7 +723,10 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     full = math.floor(arrivals / wave + 1e-9)       # m full waves, then one of `last` requests
     last = max(0.0, arrivals - full * wave)
     passes, last_passes = wave / per_pass, last / per_pass
-    wave_s = passes * pass_s + (out - 1) * step_s
+    spread = out_sd if first_tokens_together else 0.0   # aligned waves wait for their longest
+    wave_out = out + spread * order_statistics.expected_max_standard_normal(wave)
+    last_out = out + spread * order_statistics.expected_max_standard_normal(last)
+    wave_s = passes * pass_s + (wave_out - 1) * step_s
 
     def first(p: float) -> float:     # passes to a request's first token, within its wave
         return p if first_tokens_together else (p + 1) / 2
@@ -727,14 +738,15 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     # Σ over the A of (their wave's index · P + passes to the first token within the wave)
     pass_sum = (wave * (full * (full - 1) / 2 * passes + full * first(passes))
                 + last * (full * passes + first(last_passes)))
-    step_sum = (wave * full * (full - 1) / 2 + last * full) * (out - 1) * step_s
+    step_sum = (wave * full * (full - 1) / 2 + last * full) * (wave_out - 1) * step_s
     burst_ttft = (pass_sum * pass_s + step_sum) / arrivals
     burst_tpot = step_s + (wave * full * stall(passes) + last * stall(last_passes)) / arrivals
     share = min(1.0, arrivals / run_requests)
     prefills = ((share * pass_sum / arrivals, burst_pass), (1 - share, steady_prefill))
     throughput = None
     if share >= 1.0 and first_tokens_together:
-        run_s = full * wave_s + (last_passes * pass_s + (out - 1) * step_s if last > 0 else 0.0)
+        run_s = full * wave_s + (last_passes * pass_s + (last_out - 1) * step_s
+                                 if last > 0 else 0.0)
         throughput = arrivals * out / run_s
     return (share * burst_ttft + (1 - share) * steady_ttft,
             share * burst_tpot + (1 - share) * steady_tpot, prefills, throughput)
@@ -822,7 +834,7 @@ def serve(
                 prefill_pass=prefill_pass, steady_prefill=prefill, efficiency=efficiency,
                 step_fixed=step_fixed, out=out, step_s=step, steady_ttft=ttft, steady_tpot=tpot,
                 max_num_tokens=framework.max_num_tokens, prompt_tokens=padded_input,
-                first_tokens_together=framework.wave_prefill)
+                first_tokens_together=framework.wave_prefill, out_sd=work.output_len_sd or 0.0)
             e2e = ttft + (out - 1) * tpot
             wait = ttft - prefill_s
     else:

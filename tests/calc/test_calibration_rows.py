@@ -152,6 +152,10 @@ def test_llmperf_rounds_on_one_server_are_read_as_bursts() -> None:
     one = _case("trn1-tgi-llama-3-70b-tp32-cb8-c8-1500-245-2024-09-10")
     assert one.burst_run_requests == 8 and one.work.burst_run_requests == 8
     assert one.framework.wave_prefill
+    # LLMPerf drew each request's output length from N(245, 20): the round waits for its longest
+    assert one.output_len_sd == 20 and one.work.output_len_sd == 20
+    assert all(r.get("output_len_sd") == 20 for r in data.records("measurements")
+               if r.get("arrivals") == "rounds")
     # behind a balancer (Inf2, dp 3) the rows keep the closed loop
     spread = _case("inf2-tgi-llama-3-8b-tp8-dp3-cb32-c8-1500-245-2024-07-22")
     raw = next(r for r in data.records("measurements") if r["id"] == spread.id)

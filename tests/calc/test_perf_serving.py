@@ -859,3 +859,41 @@ def test_a_round_on_tgi_neuron_gets_its_first_tokens_together() -> None:
     # vLLM returns each first token when its prefill ends: the staircase, (8 + 1)/2 t_p
     staircase = served(vllm, 8, 8, 8)
     assert staircase.ttft_s == pytest.approx(4.5 * staircase.prefill_s)
+
+
+def test_an_aligned_wave_lasts_until_its_longest_request() -> None:
+    # LLMPerf draws each request's output length from N(245, 20) and waits for the whole round:
+    # a round of 8 lasts until its longest, 245 + 20 · e(8) tokens (e(8) = 1.4236), and its
+    # throughput is the 8 requests' mean tokens over that time
+    model, instance = data.model("llama-3-70b"), data.instance("trn1.32xlarge")
+    tgi = replace(frameworks.get("tgi-neuron"), wave_prefill=True)
+
+    def served(framework: frameworks.Framework, batch: int, sd: float | None) -> serving.Serving:
+        return serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=32, dtype="bf16",
+                             kv_dtype="bf16", work=Workload(batch, 1500, 245, 8,
+                                                            burst_run_requests=batch,
+                                                            output_len_sd=sd))
+
+    fixed, spread = served(tgi, 8, None), served(tgi, 8, 20)
+    t_p, step = spread.prefill_s, spread.step_s
+    longest = 245 + 20 * 1.4236003
+    assert spread.output_tokens_per_s_per_replica == pytest.approx(
+        8 * 245 / (8 * t_p + (longest - 1) * step))
+    assert fixed.output_tokens_per_s_per_replica == pytest.approx(
+        8 * 245 / (8 * t_p + 244 * step))
+    # one wave: the first tokens and the step do not depend on the other requests' lengths
+    assert spread.ttft_s == pytest.approx(fixed.ttft_s)
+    assert spread.tpot_s == pytest.approx(fixed.tpot_s)
+    # 12 at once on 8 slots: the second wave (4) starts when the first's longest has ended, and
+    # the round ends with the second wave's longest (e(4) = 1.0294)
+    more = served(tgi, 12, 20)
+    first_wave = 8 * t_p + (longest - 1) * step
+    assert more.ttft_s == pytest.approx((8 * 8 * t_p + 4 * (first_wave + 4 * t_p)) / 12)
+    assert more.output_tokens_per_s_per_replica == pytest.approx(
+        12 * 245 / (first_wave + 4 * t_p + (245 + 20 * 1.0293754 - 1) * step))
+    # a lone request has no spread to wait for; staggered waves (vLLM) free slots one by one
+    assert served(tgi, 1, 20).output_tokens_per_s_per_replica == pytest.approx(
+        served(tgi, 1, None).output_tokens_per_s_per_replica)
+    vllm = frameworks.get("vllm-neuron")
+    assert served(vllm, 8, 20).output_tokens_per_s_per_replica == pytest.approx(
+        served(vllm, 8, None).output_tokens_per_s_per_replica)
