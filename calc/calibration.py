@@ -149,6 +149,7 @@ class Case:
     #                                          requests per replica (Workload.burst_run_requests)
     burst_arrivals: float | None = None  # ... of which sent at once, per replica (cap − 1 or C)
     output_len_sd: float | None = None   # spread of the output lengths drawn (LLMPerf), tokens
+    queued_requests: float | None = None  # a run of this many queued at once (trtllm-bench)
 
     @property
     def group(self) -> str:
@@ -162,7 +163,8 @@ class Case:
     def work(self) -> Workload:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
                         self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
-                        self.burst_run_requests, self.burst_arrivals, self.output_len_sd)
+                        self.burst_run_requests, self.burst_arrivals, self.output_len_sd,
+                        self.queued_requests)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -296,6 +298,8 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             # LLMPerf's rounds: C at once, the next C when all have finished (one server only:
             # the replicated rows show no rounds, for reasons not known)
             run_requests = float(concurrency)
+        # every request queued at once, served as the engine admits them (trtllm-bench)
+        queued = _float(raw.get("run_requests")) if raw.get("arrivals") == "queued" else None
         cap = _optional_int(raw.get("concurrency_cap"))   # the load generator's, where stated
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
@@ -330,6 +334,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 burst_arrivals=min(cap - 1, run_requests) / replicas
                 if run_requests and cap else None,
                 output_len_sd=_float(raw.get("output_len_sd")),
+                queued_requests=queued / replicas if queued else None,
             )
         )
     return found

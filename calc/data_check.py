@@ -73,7 +73,7 @@ CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("price", "kind"): frozenset({"on-demand", "ri-effective", "capacity-block"}),
     ("model", "architecture"): frozenset({"decoder", "encoder"}),
     ("measurement", "use"): frozenset({"calibration", "validation", "reference"}),
-    ("measurement", "arrivals"): frozenset({"evenly-spaced", "burst", "rounds"}),
+    ("measurement", "arrivals"): frozenset({"evenly-spaced", "burst", "rounds", "queued"}),
     ("measurement", "concurrency_from"): frozenset({"littles-law"}),
 }
 

@@ -84,11 +84,15 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   with aligned waves and N ≤ A the throughput is the A's tokens over their time.
   LLMPerf's rounds (C sent at once, the next C when all have finished) are such runs with
   N = A = C.
+  A run of N requests of equal lengths queued at once and served B (the requests in flight) at a
+  time until the last has completed (Workload.queued_requests: trtllm-bench's offline throughput)
+  takes g = ⌈N / B⌉ generations, the last of r = N − (g − 1) B at its own batch: throughput =
+  N · s_out / ((g − 1) · cycle(B) + cycle(r)) (queued_run_throughput).
 """
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import collectives, data, dtypes, inputs, kv, memory, model_shape, order_statistics
 from .errors import CalcError
@@ -597,6 +601,9 @@ class Workload:
     burst_arrivals: float | None = None  # how many are sent at once (None: `batch`, the C)
     output_len_sd: float | None = None  # spread of the output lengths the load generator draws
     #                                     (normal; None: every request generates output_len)
+    queued_requests: float | None = None  # a finite run of this many requests queued at once and
+    #                                       served `batch` at a time until the last has completed
+    #                                       (trtllm-bench throughput): its output tokens/s
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -752,6 +759,22 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
             share * burst_tpot + (1 - share) * steady_tpot, prefills, throughput)
 
 
+def queued_run_throughput(requests: float, running: int, out: int, lifetime_s: float,
+                          lifetime_of: Callable[[int], float]) -> float:
+    """Output tokens/s of a run of N requests of equal lengths queued at once and served B =
+    `running` at a time, each slot taking the next request when its own completes, until the last
+    has completed (trtllm-bench's offline throughput): g = ⌈N / B⌉ generations, the last of
+    r = N − (g − 1) · B requests at its own, smaller batch; wall time (g − 1) · L(B) + L(r), L the
+    lifetime of a request (`lifetime_s` at B, `lifetime_of(r)`); N ≤ B: one generation of N."""
+    if requests <= running:
+        count = max(1, math.ceil(requests - 1e-9))
+        return requests * out / lifetime_of(count)
+    generations = math.ceil(requests / running - 1e-9)
+    last = requests - (generations - 1) * running
+    wall = (generations - 1) * lifetime_s + lifetime_of(max(1, math.ceil(last - 1e-9)))
+    return requests * out / wall
+
+
 def serve(
     model: ModelSpec, instance: InstanceSpec, framework: Framework, efficiency: Efficiency,
     step_fixed: float, *, tp: int, dtype: str, kv_dtype: str, work: Workload,
@@ -837,6 +860,15 @@ def serve(
                 first_tokens_together=framework.wave_prefill, out_sd=work.output_len_sd or 0.0)
             e2e = ttft + (out - 1) * tpot
             wait = ttft - prefill_s
+        if work.queued_requests and work.queued_requests > 0 \
+                and work.evenly_spaced_rate_per_s is None:
+            def lifetime_of(batch: int) -> float:
+                """A request's lifetime with `batch` in flight (the running cycle)."""
+                return serve(model, instance, framework, efficiency, step_fixed, tp=tp,
+                             dtype=dtype, kv_dtype=kv_dtype,
+                             work=replace(work, batch=batch, queued_requests=None)).cycle_s
+            throughput = queued_run_throughput(work.queued_requests, active, out, cycle,
+                                               lifetime_of)
     else:
         prefill = prefill_pass(padded_batch)
         prefill_s = prefill.time_s(efficiency, step_fixed)

@@ -146,6 +146,19 @@ def test_a_stated_concurrency_cap_sends_the_whole_run_at_once() -> None:
     assert _case("trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-max-1500-250").burst_arrivals is None
 
 
+def test_trtllm_bench_rows_are_read_as_queued_runs() -> None:
+    # the perf-overview pages' dataset table: 3,000 requests at 128/2048 and 2048/128, 1,500 at
+    # 2048/2048 and 5000/500, all queued at once
+    expected = {(128, 2048): 3000, (2048, 128): 3000, (2048, 2048): 1500, (5000, 500): 1500}
+    rows = [r for r in data.records("measurements") if r.get("arrivals") == "queued"]
+    assert len(rows) == 145
+    for raw in rows:
+        assert raw["run_requests"] == expected[(raw["input_len"], raw["output_len"])]
+    case = _case("gpu-trtllm10-llama-3.1-8b-h100-tp1-fp8-maxload-2048-2048")
+    assert case.queued_requests == 1500 and case.work.queued_requests == 1500
+    assert case.burst_run_requests is None
+
+
 def test_llmperf_rounds_on_one_server_are_read_as_bursts() -> None:
     # optimum-neuron's 2024 TGI benchmarks ran LLMPerf, which sent its requests in rounds of the
     # concurrency: on one server (Trn1, no dp) each round is a burst of C, N = C

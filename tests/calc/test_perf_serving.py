@@ -861,6 +861,41 @@ def test_a_round_on_tgi_neuron_gets_its_first_tokens_together() -> None:
     assert staircase.ttft_s == pytest.approx(4.5 * staircase.prefill_s)
 
 
+def test_a_queued_run_lasts_its_whole_generations_and_a_partial_last_one() -> None:
+    # the pure rule, with a lifetime of 4 s + 6 ms per request in flight (10 s at 1,000):
+    # 3,000 requests, 1,000 at a time -> 3 whole generations; only the last one is asked for
+    calls: list[int] = []
+
+    def lifetime_of(batch: int) -> float:
+        calls.append(batch)
+        return 4.0 + batch * 0.006
+    assert serving.queued_run_throughput(3000, 1000, 100, 10.0, lifetime_of) == pytest.approx(
+        3000 * 100 / (2 * 10.0 + 10.0))
+    assert calls == [1000]
+    # 2,500: two whole generations, then 500 at their own batch (7 s)
+    assert serving.queued_run_throughput(2500, 1000, 100, 10.0, lifetime_of) == pytest.approx(
+        2500 * 100 / (2 * 10.0 + 7.0))
+    # fewer requests than slots: one generation of all of them
+    assert serving.queued_run_throughput(600, 1000, 100, 10.0, lifetime_of) == pytest.approx(
+        600 * 100 / (4.0 + 600 * 0.006))
+    # serve(): trtllm-bench's 3,000 requests of 128 / 2048 tokens at 700 in flight on one H100
+    model, instance = data.model("llama-3.1-8b"), data.instance("p5.48xlarge")
+    trt = frameworks.get("tensorrt-llm")
+
+    def served(batch: int, queued: float | None = None) -> serving.Serving:
+        return serving.serve(model, instance, trt, EFFICIENCY, 0.0, tp=1, dtype="fp8",
+                             kv_dtype="fp8", work=Workload(batch, 128, 2048, 4096,
+                                                           queued_requests=queued))
+
+    steady, queued = served(700), served(700, 3000)
+    last = served(3000 - 4 * 700)          # 5 generations, the last of 200
+    assert queued.output_tokens_per_s_per_replica == pytest.approx(
+        3000 * 2048 / (4 * steady.cycle_s + last.cycle_s))
+    assert queued.output_tokens_per_s_per_replica < steady.output_tokens_per_s_per_replica
+    # the run's TTFT and TPOT are the steady loop's at the batch in flight
+    assert (queued.ttft_s, queued.tpot_s) == (steady.ttft_s, steady.tpot_s)
+
+
 def test_an_aligned_wave_lasts_until_its_longest_request() -> None:
     # LLMPerf draws each request's output length from N(245, 20) and waits for the whole round:
     # a round of 8 lasts until its longest, 245 + 20 · e(8) tokens (e(8) = 1.4236), and its

@@ -145,7 +145,16 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert meas["concurrency_from"] == "littles-law"
         assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
     if "run_requests" in meas:
-        assert meas.get("arrivals") == "burst"
+        assert meas.get("arrivals") in {"burst", "queued"}
+    if meas.get("arrivals") == "queued":
+        # trtllm-bench: the page's dataset size, every request queued at once, one length
+        assert isinstance(meas.get("run_requests"), int) and meas["run_requests"] > 0
+        assert "max_running_batch" in meas and "concurrency" not in meas
+        assert "$num_requests" in meas.get("run_requests_note", "")
+    if "output_len_sd" in meas:
+        # the spread of the output lengths LLMPerf draws, cited in the note
+        assert meas.get("arrivals") == "rounds" and meas["output_len_sd"] > 0
+        assert "tool-llmperf" in meas.get("output_len_sd_note", "")
     if meas.get("wave_prefill") is not None:
         # the release's prefill call (TGI on transformers-neuronx), cited in the note
         assert meas["wave_prefill"] is True and meas["framework_id"] == "tgi-neuron"
