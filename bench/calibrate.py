@@ -573,6 +573,21 @@ nothing else moves (throughput rows do not enter the fits); coverage 74.4 %; mea
 0.1925 -> 0.1905, within 25 %: 587 -> 590, within 10 %: 326 -> 335. The rows still furthest off
 are the same: v1.0's dense Llama rows 14-40 % low, its MoE rows (Llama 4, Qwen3 235B) and
 v0.17's Mixtral 30-85 % high.
+Then the KV cache of the v1.0 Llama 4 rows, a data fix that costs accuracy. TensorRT-LLM's accuracy
+test loads NVIDIA's FP8 Maverick checkpoint with no KV dtype set and asserts kv_cache_quant_algo ==
+FP8 (tests/integration/defs/accuracy/test_llm_api_pytorch.py at 32779536, TestLlama4MaverickInstruct
+.test_fp8; the same for its copy of the FP8 Scout checkpoint, test_fp8_chunked_prefill), and
+trtllm-bench on the PyTorch backend keeps the KV dtype at 'auto', which takes the checkpoint's
+(model_loader validate_and_set_kv_cache_quant; the page's llm_options.yml sets none). Stop 33's
+question (c) is answered for these checkpoints: the 15 Llama 4 rows carry kv_dtype = "fp8" (Scout's
+marked inferred; source fw-trtllm-llama4-fp8-kv). NVIDIA's Llama 3.x FP8 checkpoints are quoted with
+'kv_cache_quant_algo': null (docs/source/performance/perf-benchmarking.md), so their rows keep a
+BF16 cache, as before; Qwen3-235B's is not known and stays BF16. With twice the KV room the Llama 4
+rows run more requests at once and their estimates rise (they were already 26-85 % high on H100):
+H100 TensorRT-LLM throughput 10.0/36.7 -> 10.0/40.6 %, H200 9.4/28.4 -> 11.2/31.7 %; mean |log error|
+0.1905 -> 0.1958, within 25 %: 590 -> 581; coverage 74.4 -> 74.8 %. Kept: the rows now state what the
+runs did; what makes the MoE runs slower than the model (attention data parallelism and expert
+parallelism in the page's MoE options, the all-to-all they add) is not modelled.
 Tried in the same stop and not kept (left-out median/p90, against the state before): (a) the
 hardware terms (c_hop, t_mm, x_expert, c_custom) of a framework's own decode set held at its
 group's: Trn1 vLLM decode 7.9/54.5 -> 9.9/51.2 %, throughput 4.9/87.3 -> 10.3/59.7 %, Inf2 vLLM
@@ -639,12 +654,12 @@ nvidia-b200/nemo-gpu/training                          20   5  21.8%  64.2%  65.
 nvidia-h100-80gb/nemo-gpu/training                     31   7   5.1%  23.0%  74.2%  meets
 nvidia-h100-80gb/tensorrt-llm/decode                   37   2  10.0%  36.3%  89.2%  misses    0.0% (1) /  10.0% (36)
 nvidia-h100-80gb/tensorrt-llm/prefill                  35   3  18.7%  39.5%  91.4%  misses   12.3% (5) /  19.4% (30)
-nvidia-h100-80gb/tensorrt-llm/throughput               76   4  10.0%  36.7%  82.9%  misses    0.2% (1) /  10.5% (67)
+nvidia-h100-80gb/tensorrt-llm/throughput               76   4  10.0%  40.6%  78.9%  misses    0.2% (1) /  10.5% (67)
 nvidia-h200-141gb/tensorrt-llm/decode                  36   1  17.4%  33.7%  75.0%  misses       -      /  17.4% (36)
 nvidia-h200-141gb/tensorrt-llm/prefill                 30   1  18.4%  38.2%  93.3%  misses       -      /  18.4% (30)
-nvidia-h200-141gb/tensorrt-llm/throughput              74   2   9.4%  28.4%  73.0%  misses       -      /   9.4% (74)
+nvidia-h200-141gb/tensorrt-llm/throughput              74   2  11.2%  31.7%  75.7%  misses       -      /  11.2% (74)
 nvidia-l40s/tensorrt-llm/prefill                        2   1   7.8%  10.6% 100.0%  thin      7.8% (2) /      -
-nvidia-l40s/tensorrt-llm/throughput                    20   2  19.3%  49.5%  80.0%  misses       -      /  21.0% (16)
+nvidia-l40s/tensorrt-llm/throughput                    20   2  19.3%  49.5% 100.0%  misses       -      /  21.0% (16)
 trainium/neuronx-nemo-megatron/training                 4   2  55.4%  82.0%   0.0%  thin
 trainium/nxd-training/training                         21   6   6.9%  24.9%  76.2%  meets
 trainium/tgi-neuron/decode                              8   3   5.1%  15.4%  75.0%  meets     6.2% (3) /   4.4% (5)
@@ -660,7 +675,7 @@ trainium2/vllm-neuron/decode                           20   8  18.2%  29.4%  75.
 trainium2/vllm-neuron/prefill                          20   8  17.3%  41.8%  65.0%  misses   18.9% (8) /  16.7% (12)
 trainium2/vllm-neuron/throughput                       14   8  13.1%  28.1%  78.6%  misses    5.6% (8) /  23.3% (6)
 
-points 790; 80 % band coverage on left-out sources, all points:  74.4%
+points 790; 80 % band coverage on left-out sources, all points:  74.8%
 <!-- report:end -->
 """
 
