@@ -16,9 +16,7 @@ and TTFTs together (PATIENCE passes without a better one; at most MAX_ALTERNATIO
      weighted least squares (weights 1/TPOT²: relative error), negative coefficients dropped
      and refitted; η_mem = 1/x₁, c_hop = x₂ (ring / NCCL steps), c_custom = x₅ (the steps of
      a framework's own NVLink all-reduce, calc/collectives.py; fitted only where some row has
-     them, else kept), x_expert = x₃ (GPU; where a framework's decode rows hold no MoE model,
-     fitted on its saturated trtllm-bench MoE rows' throughput: _fit_saturated_expert_stream;
-     t_expert = routed-expert bytes per core /
+     them, else kept), x_expert = x₃ (GPU: t_expert = routed-expert bytes per core /
      peak bandwidth, the experts' extra streaming time), t_mm = x₄ in ns (Neuron: n_mm = the routed
      experts' matmul instructions per core, serving.expert_matmuls_per_core); both 0 for dense
      rows; s_f = the framework's per-step fixed cost in this group;
@@ -72,7 +70,6 @@ LITTLES_LAW = "littles-law"   # measurement.concurrency_from: derived from the r
 # memory, hops, its step cost, an expert term)
 MIN_QUIET_ROWS = 4
 ETA_GRID = tuple(step / 100 for step in range(1, 101))
-X_EXPERT_GRID = tuple(step / 4 for step in range(0, 25))   # x_expert from saturated MoE runs
 MAX_ALTERNATIONS = 40  # decode fit ↔ prefill fit passes, until the constants settle:
 SETTLED = 2e-3         # a relative change within two units of the 4th digit (_round) in a pass
 PATIENCE = 3           # …or passes without a better fit of the group's TPOTs and TTFTs together
@@ -770,37 +767,9 @@ def fit(rows: Sequence[Case] | None = None,
             framework_groups[(name, group)] = own_efficiency
             steps[(name, group)] = own_steps.get(name, 0.0)
             fitted_on[f"{name}/{group}"] = tuple(c.id for c in own)
-    _fit_saturated_expert_stream(rows, groups, steps, fitted_on, framework_groups)
     training_rows = list(training_speed.cases() if training_rows is None else training_rows)
     training = training_speed.fit(training_rows)
     return Constants(groups, steps, training, fitted_on, framework_groups)
-
-
-def _fit_saturated_expert_stream(rows: list[Case], groups: dict[str, Efficiency],
-                                 steps: Mapping[tuple[str, str], float],
-                                 fitted_on: Mapping[str, tuple[str, ...]],
-                                 framework_groups: dict[tuple[str, str], Efficiency]) -> None:
-    """x_expert of a framework's own GPU set whose decode rows hold no MoE model (0 there: not
-    measured), fitted instead on its MoE rows of finite saturated runs (queued_requests:
-    trtllm-bench), the only GPU measurements of MoE decoding: the x on X_EXPERT_GRID whose
-    throughputs fit them best (least squares of log(estimate / measurement)), everything else
-    held. The group's own set keeps 0: no row is estimated with it."""
-    for key in [key for key in framework_groups if key[1] == "gpu"]:
-        own = framework_groups[key]
-        moe = [c for c in rows if c.group == "gpu" and c.framework.id == key[0]
-               and c.model.experts > 0 and c.queued_requests and c.output_tokens_per_s]
-        if not moe or own.decode_expert_extra > 0:
-            continue
-        framework_groups[key] = replace(own, decode_expert_extra=min(
-            X_EXPERT_GRID, key=lambda extra: (saturated_moe_error(
-                moe, Constants(groups, steps, {}, fitted_on, {
-                    **framework_groups, key: replace(own, decode_expert_extra=extra)})), extra)))
-
-
-def saturated_moe_error(moe: Sequence[Case], constants: Constants) -> float:
-    """Σ log(estimated / measured output tokens/s)² over saturated MoE rows."""
-    return sum(math.log(estimate(case, constants)["output_tokens_per_s"]
-                        / (case.output_tokens_per_s or 1.0)) ** 2 for case in moe)
 
 
 def measured_configurations() -> list[str]:

@@ -31,9 +31,8 @@ step time = max(weights_s / η_mem, projections_s / η_comp) + max(kv_s / η_mem
             hiding under them; in prefill kv_s = 0)
             (+ in decode on GPU, x_expert · routed-expert bytes / t / BW_core: the routed experts'
             weights stream slower than the dense ones; x_expert fitted, 0 where the MoE rows do not
-            need it, on TensorRT-LLM's saturated MoE runs where no row times one step alone; on
-            Neuron, t_mm · the routed experts' matmul instructions per core: NxD loads every
-            expert when B·k ≥ E, else B·k experts, one per token and choice, and their small
+            need it; on Neuron, t_mm · the routed experts' matmul instructions per core: NxD loads
+            every expert when B·k ≥ E, else B·k experts, one per token and choice, and their small
             matmuls cost per 128 × 128 instruction more than their bytes: t_mm fitted)
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
 prefill latency of the hardware group per prefill pass (per request where prompts are prefilled

@@ -127,28 +127,6 @@ def test_a_framework_keeps_its_groups_ramp_unless_its_prompts_shape_one() -> Non
     assert tgi.prefill_half_tokens == fitted.groups["neuron-v2"].prefill_half_tokens
 
 
-def test_tensorrt_llm_x_expert_comes_from_its_saturated_moe_runs() -> None:
-    # no GPU row times one MoE decode step alone: TensorRT-LLM's x_expert is the grid value that
-    # best fits its trtllm-bench MoE rows' throughput; the GPU group's own set keeps 0
-    fitted, rows = fresh_fit(), calibration.cases()
-    trt = fitted.framework_groups[("tensorrt-llm", "gpu")]
-    assert fitted.groups["gpu"].decode_expert_extra == 0.0
-    assert trt.decode_expert_extra > 0 and trt.decode_expert_extra in calibration.X_EXPERT_GRID
-    moe = [c for c in rows if c.group == "gpu" and c.framework.id == "tensorrt-llm"
-           and c.model.experts > 0 and c.queued_requests and c.output_tokens_per_s]
-    assert len(moe) >= 20
-    assert not [c for c in rows if c.group == "gpu" and c.model.experts > 0
-                and calibration.shows_one_step(c) and c.tpot_s]
-
-    def error(extra: float) -> float:
-        trial = replace(trt, decode_expert_extra=extra)
-        return calibration.saturated_moe_error(moe, replace(
-            fitted, framework_groups={**fitted.framework_groups, ("tensorrt-llm", "gpu"): trial}))
-    best = error(trt.decode_expert_extra)
-    assert all(best <= error(x) for x in calibration.X_EXPERT_GRID)
-    assert best < error(0.0)
-
-
 def test_stored_families_equal_a_fresh_cross_validation() -> None:
     stored = {row["family"]: row for row in serving_band.stored_families()}
     fresh = calibration_cv.family_stats(list(fresh_points()))
