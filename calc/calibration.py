@@ -514,9 +514,10 @@ def _decode_fit_rows(rows: list[Case]) -> list[Case]:
 
 def _fit_group(rows: list[Case], fallback: Efficiency | None,
                steps_fallback: Mapping[str, float],
-               start: Efficiency | None = None) -> tuple[Efficiency, dict[str, float]]:
-    """A group's constants (or, with `start` = its group's, a framework's own set, which keeps
-    the group's prefill ramp where its rows cannot shape one: _fit_prefill)."""
+               start: Efficiency | None = None,
+               group_ramp: bool = False) -> tuple[Efficiency, dict[str, float]]:
+    """A group's constants, or (`start` = its group's, `group_ramp`) a framework's own set,
+    which keeps the group's prefill ramp where its rows cannot shape one (_fit_prefill)."""
     decode_rows = _decode_fit_rows(rows)
     names = sorted({c.framework.id for c in decode_rows})
     full = fallback is None or (len(decode_rows) >= MIN_GROUP_ROWS
@@ -597,7 +598,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 mean = sum(r * w for r, w in residuals) / total if total else 0.0
                 steps[name] = _round(max(0.0, mean))
         if full:
-            efficiency = _fit_prefill(rows, efficiency, steps, group_ramp=start is not None)
+            efficiency = _fit_prefill(rows, efficiency, steps, group_ramp=group_ramp)
         current = (*efficiency.fitted_values(), *(steps[name] for name in names))
         if previous and _settled(current, previous):
             return efficiency, steps
@@ -696,7 +697,8 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                for passes, _, _, _ in prepared]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
     fit_ramp = not group_ramp or ramp_sizes(
-        [roof for passes, _, _, _ in prepared for _, roof in passes]) >= MIN_RAMP_SIZES
+        [roof for passes, _, _, _ in prepared for weight, roof in passes if weight > 0]
+    ) >= MIN_RAMP_SIZES
     for half in HALF_TOKENS_GRID if fit_ramp else (efficiency.prefill_half_tokens,):
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
@@ -763,7 +765,8 @@ def fit(rows: Sequence[Case] | None = None,
                 continue
             # a framework's own set starts from its group's (η_mem stays there should the
             # framework's rows not determine it)
-            own_efficiency, own_steps = _fit_group(own, None, {}, start=groups.get(group))
+            own_efficiency, own_steps = _fit_group(own, None, {}, start=groups.get(group),
+                                                   group_ramp=group in groups)
             framework_groups[(name, group)] = own_efficiency
             steps[(name, group)] = own_steps.get(name, 0.0)
             fitted_on[f"{name}/{group}"] = tuple(c.id for c in own)

@@ -87,7 +87,8 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   A run of N requests of equal lengths queued at once and served B (the requests in flight) at a
   time until the last has completed (Workload.queued_requests: trtllm-bench's offline throughput)
   takes g = ⌈N / B⌉ generations, the last of r = N − (g − 1) B at its own batch: throughput =
-  N · s_out / ((g − 1) · cycle(B) + cycle(r)) (queued_run_throughput).
+  N · s_out / ((g − 1) · cycle(B) + cycle(r)) (queued_run_throughput; cycle = the steady closed
+  loop's, as above).
 """
 
 import math
@@ -602,8 +603,8 @@ class Workload:
     output_len_sd: float | None = None  # spread of the output lengths the load generator draws
     #                                     (normal; None: every request generates output_len)
     queued_requests: float | None = None  # a finite run of this many requests queued at once and
-    #                                       served `batch` at a time until the last has completed
-    #                                       (trtllm-bench throughput): its output tokens/s
+    #                                       served min(`batch`, running limit) at a time until the
+    #                                       last has completed (trtllm-bench throughput)
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -731,8 +732,10 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     last = max(0.0, arrivals - full * wave)
     passes, last_passes = wave / per_pass, last / per_pass
     spread = out_sd if first_tokens_together else 0.0   # aligned waves wait for their longest
-    wave_out = out + spread * order_statistics.expected_max_standard_normal(wave)
-    last_out = out + spread * order_statistics.expected_max_standard_normal(last)
+    wave_out = out + spread * order_statistics.expected_max_standard_normal(wave) if spread \
+        else float(out)
+    last_out = out + spread * order_statistics.expected_max_standard_normal(last) if spread \
+        else float(out)
     wave_s = passes * pass_s + (wave_out - 1) * step_s
 
     def first(p: float) -> float:     # passes to a request's first token, within its wave
@@ -764,15 +767,14 @@ def queued_run_throughput(requests: float, running: int, out: int, lifetime_s: f
     """Output tokens/s of a run of N requests of equal lengths queued at once and served B =
     `running` at a time, each slot taking the next request when its own completes, until the last
     has completed (trtllm-bench's offline throughput): g = ⌈N / B⌉ generations, the last of
-    r = N − (g − 1) · B requests at its own, smaller batch; wall time (g − 1) · L(B) + L(r), L the
-    lifetime of a request (`lifetime_s` at B, `lifetime_of(r)`); N ≤ B: one generation of N."""
-    if requests <= running:
-        count = max(1, math.ceil(requests - 1e-9))
-        return requests * out / lifetime_of(count)
-    generations = math.ceil(requests / running - 1e-9)
-    last = requests - (generations - 1) * running
-    wall = (generations - 1) * lifetime_s + lifetime_of(max(1, math.ceil(last - 1e-9)))
-    return requests * out / wall
+    r = N − (g − 1) · B ≤ B requests at its own batch; wall time (g − 1) · L(B) + L(⌈r⌉), L the
+    lifetime of a request with that many in flight (`lifetime_s` at B, else `lifetime_of`; the
+    steady closed loop's cycle, its prompts prefilled as that loop batches them); N ≤ B: one
+    generation of N."""
+    generations = max(1, math.ceil(requests / running - 1e-9))
+    last = min(running, max(1, math.ceil(requests - (generations - 1) * running - 1e-9)))
+    last_s = lifetime_s if last == running else lifetime_of(last)
+    return requests * out / ((generations - 1) * lifetime_s + last_s)
 
 
 def serve(

@@ -871,7 +871,11 @@ def test_a_queued_run_lasts_its_whole_generations_and_a_partial_last_one() -> No
         return 4.0 + batch * 0.006
     assert serving.queued_run_throughput(3000, 1000, 100, 10.0, lifetime_of) == pytest.approx(
         3000 * 100 / (2 * 10.0 + 10.0))
-    assert calls == [1000]
+    assert calls == []            # a whole last generation runs at the batch already known
+    # one request past two whole generations: a last generation of one (never above the batch)
+    assert serving.queued_run_throughput(2001, 1000, 100, 10.0, lifetime_of) == pytest.approx(
+        2001 * 100 / (2 * 10.0 + 4.006))
+    assert calls == [1]
     # 2,500: two whole generations, then 500 at their own batch (7 s)
     assert serving.queued_run_throughput(2500, 1000, 100, 10.0, lifetime_of) == pytest.approx(
         2500 * 100 / (2 * 10.0 + 7.0))
