@@ -664,6 +664,13 @@ def _load_mix(case: Case) -> list[tuple[float, Case]]:
             for load in case.replica_loads]
 
 
+def ttft_passes(parts: list[tuple[float, serving.Serving]]) -> list[tuple[float, serving.Roofline]]:
+    """(weight, pass) of the prefill passes a row's TTFT holds, over its load parts (_served_parts:
+    each part's prompts per pass follow its replica's load; a burst run counts several)."""
+    return [(share * weight, roof) for share, modelled in parts
+            for weight, roof in modelled.ttft_prefills or ((1.0, modelled.prefill),)]
+
+
 def ramp_sizes(passes: Sequence[serving.Roofline]) -> int:
     """Distinct token counts (rounded) among prefill passes: how many prompt sizes, after
     padding, a fit of the ramp η_comp · T / (T + T_half) sees."""
@@ -682,10 +689,8 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     for case in prefill_rows:
         parts = _served_parts(case, efficiency, steps)
         step = steps.get(case.framework.id, 0.0)
-        # the prefill passes in each part's TTFT (its prompts per pass follow the replica's
-        # load; a burst run counts several), and what the TTFT holds besides them
-        passes = [(share * weight, roof) for share, modelled in parts
-                  for weight, roof in modelled.ttft_prefills or ((1.0, modelled.prefill),)]
+        # the prefill passes in the TTFT, and what the TTFT holds besides them
+        passes = ttft_passes(parts)
         other = sum(share * modelled.ttft_s for share, modelled in parts) - sum(
             weight * roof.time_s(efficiency, step) for weight, roof in passes)
         prepared.append((passes, step, (case.ttft_s or 0.0) - other, case.ttft_s or 1.0))

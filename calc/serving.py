@@ -732,10 +732,12 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     last = max(0.0, arrivals - full * wave)
     passes, last_passes = wave / per_pass, last / per_pass
     spread = out_sd if first_tokens_together else 0.0   # aligned waves wait for their longest
-    wave_out = out + spread * order_statistics.expected_max_standard_normal(wave) if spread \
-        else float(out)
-    last_out = out + spread * order_statistics.expected_max_standard_normal(last) if spread \
-        else float(out)
+
+    def longest(requests: float) -> float:   # output tokens of a wave's longest request
+        return out + spread * order_statistics.expected_max_standard_normal(requests) \
+            if spread else float(out)
+
+    wave_out, last_out = longest(wave), longest(last)
     wave_s = passes * pass_s + (wave_out - 1) * step_s
 
     def first(p: float) -> float:     # passes to a request's first token, within its wave

@@ -96,9 +96,8 @@ def _prefill_passes(rows: list[calibration.Case], constants: Constants,
     efficiency = constants.framework_groups[(framework, group)]
     steps = {framework: constants.steps.get((framework, group), 0.0)}
     return [roof for case in rows if case.ttft_s is not None
-            for _, modelled in calibration._served_parts(case, efficiency, steps)
-            for weight, roof in modelled.ttft_prefills or ((1.0, modelled.prefill),)
-            if weight > 0]
+            for weight, roof in calibration.ttft_passes(
+                calibration._served_parts(case, efficiency, steps)) if weight > 0]
 
 
 def test_ramp_sizes_counts_distinct_pass_lengths() -> None:
