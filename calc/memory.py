@@ -300,6 +300,8 @@ def _largest_near(fits_at: Callable[[int], bool], start: int, hint: int) -> int:
             if low > cap:
                 return _largest(fits_at, start)
         high = low + step
+        if high > cap:      # the bracket reaches the cap: _largest may stop at its capped value
+            return _largest(fits_at, start)
     else:
         high = probe
         while high - step > 1 and not fits_at(high - step):
