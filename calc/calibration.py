@@ -150,6 +150,8 @@ class Case:
     burst_arrivals: float | None = None  # ... of which sent at once, per replica (cap − 1 or C)
     output_len_sd: float | None = None   # spread of the output lengths drawn (LLMPerf), tokens
     queued_requests: float | None = None  # a run of this many queued at once (trtllm-bench)
+    cold_share: float = 0.0  # of the requests a mean covers, the share that were a replica's
+    #                          first on a server started without warm-up (cold_replicas / N)
 
     @property
     def group(self) -> str:
@@ -303,6 +305,9 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
         cap = _optional_int(raw.get("concurrency_cap"))   # the load generator's, where stated
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
+        # replicas started without a warm-up whose first requests are in the means, of N
+        cold = _optional_int(raw.get("cold_replicas")) or 0
+        counted = _float(raw.get("run_requests"))
         found.append(
             Case(
                 id=str(raw["id"]),
@@ -335,6 +340,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 if run_requests and cap else None,
                 output_len_sd=_float(raw.get("output_len_sd")),
                 queued_requests=queued / replicas if queued else None,
+                cold_share=cold / counted if cold and counted else 0.0,
             )
         )
     return found
@@ -436,7 +442,15 @@ def estimate(case: Case, constants: Constants) -> dict[str, float]:
                               evenly_spaced_rate_per_s=None), constants)
         throughput = min(case.request_rate_per_s * case.output_len,
                          full.output_tokens_per_s_per_replica)
-    return {"ttft_s": result.ttft_s, "tpot_s": result.tpot_s,
+    ttft = result.ttft_s
+    if case.cold_share:
+        # a cold server's first requests (one per replica) are in the means: TTFT gains their
+        # share of the warm-up, and the window they were served in grows by as much per request
+        warm_up = case.cold_share * constants.efficiency(case.group,
+                                                         case.framework.id).first_request_s
+        ttft += warm_up
+        throughput *= result.e2e_s / (result.e2e_s + warm_up)
+    return {"ttft_s": ttft, "tpot_s": result.tpot_s,
             "output_tokens_per_s": throughput}
 
 
@@ -636,6 +650,7 @@ def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency
         if scored_tpot and case.tpot_s:
             total += (tpot / case.tpot_s - 1.0) ** 2
         if case.ttft_s:
+            ttft += case.cold_share * efficiency.first_request_s
             total += (ttft / case.ttft_s - 1.0) ** 2
     return total
 
@@ -697,9 +712,11 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     # the fixed latency is paid once per pass: a row whose TTFT holds several counts it as often
     counts = [sum(weight for weight, _ in passes) for passes, _, _, _ in prepared]
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
-            efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb)
+            efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb,
+            efficiency.first_request_s)
     experts = [sum(share * roof.expert_block_gb for share, roof in passes)
                for passes, _, _, _ in prepared]
+    cold = [case.cold_share for case in prefill_rows]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
     fit_ramp = not group_ramp or ramp_sizes(
         [roof for passes, _, _, _ in prepared for weight, roof in passes if weight > 0]
@@ -712,28 +729,35 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                          for passes, step, _, _ in prepared]
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
-            fixed, per_expert = _fixed_terms(counts, experts, residual, weights)
-            error = sum(w * (r - fixed * c - per_expert * x) ** 2
-                        for r, c, x, w in zip(residual, counts, experts, weights, strict=True))
+            fixed, per_expert, warm_up = _fixed_terms(counts, experts, cold, residual, weights)
+            error = sum(w * (r - fixed * c - per_expert * x - warm_up * f) ** 2
+                        for r, c, x, f, w in zip(residual, counts, experts, cold, weights,
+                                                 strict=True))
             if error < best[0]:
-                best = (error, eta, fixed, half, per_expert)
+                best = (error, eta, fixed, half, per_expert, warm_up)
     return replace(efficiency, prefill_compute=_round(best[1]),
                    prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3],
-                   prefill_expert_s_per_gb=_round(best[4]))
+                   prefill_expert_s_per_gb=_round(best[4]), first_request_s=_round(best[5]))
 
 
-def _fixed_terms(counts: list[float], experts: list[float], residual: list[float],
-                 weights: list[float]) -> tuple[float, float]:
-    """(t_fixed, t_GB) >= 0 that best explain the prefill residuals (weighted; `counts` = the
-    prefill passes each row's TTFT holds, which pay t_fixed each, 1 but for burst runs;
-    `experts` = each row's expert-block GB); without mixture-of-experts rows t_GB is 0 and
-    t_fixed = Σ w r c / Σ w c² (closed form: the weighted mean where every count is 1)."""
-    if any(value > 0 for value in experts):
-        fixed, per_expert = weighted_nnls([counts, experts], residual, weights)
-        return fixed, per_expert
+def _fixed_terms(counts: list[float], experts: list[float], cold: list[float],
+                 residual: list[float], weights: list[float]) -> tuple[float, float, float]:
+    """(t_fixed, t_GB, t_first) >= 0 that best explain the prefill residuals (weighted; `counts` =
+    the prefill passes each row's TTFT holds, which pay t_fixed each, 1 but for burst runs;
+    `experts` = each row's expert-block GB; `cold` = the share of its requests that were a cold
+    replica's first); a term whose column is all 0 is 0, and with t_fixed alone it is
+    Σ w r c / Σ w c² (closed form: the weighted mean where every count is 1)."""
+    has_experts = any(value > 0 for value in experts)
+    has_cold = any(value > 0 for value in cold)
+    if has_experts or has_cold:
+        columns = [counts] + [experts] * has_experts + [cold] * has_cold
+        solution = iter(weighted_nnls(columns, residual, weights))
+        fixed = next(solution)
+        return (fixed, next(solution) if has_experts else 0.0,
+                next(solution) if has_cold else 0.0)
     top = sum(r * c * w for r, c, w in zip(residual, counts, weights, strict=True))
     bottom = sum(c * c * w for c, w in zip(counts, weights, strict=True))
-    return max(0.0, top / bottom), 0.0
+    return max(0.0, top / bottom), 0.0, 0.0
 
 
 def fit(rows: Sequence[Case] | None = None,

@@ -85,7 +85,7 @@ POSITIVE_INTS = frozenset({
     "output_len_requested", "output_len_sd",
     "memory_pool_chips",
 })
-NON_NEGATIVE_INTS = frozenset({"experts", "active_experts"})
+NON_NEGATIVE_INTS = frozenset({"experts", "active_experts", "cold_replicas"})
 BOOLS = frozenset({"gated_mlp", "tied_embeddings", "efa", "network_up_to", "single_bucket"})
 DATES = frozenset({"as_of", "accessed"})
 TEXTS = frozenset({"id", "name", "title", "url", "publisher", "kind", "vendor", "family", "chip",

@@ -174,3 +174,37 @@ def test_llmperf_rounds_on_one_server_are_read_as_bursts() -> None:
     raw = next(r for r in data.records("measurements") if r["id"] == spread.id)
     assert raw["arrivals"] == "rounds" and raw["dp"] == 3
     assert spread.burst_run_requests is None
+
+
+def test_cold_synchronous_runs_count_each_replicas_first_request() -> None:
+    # Trn1 Llama 3.1 8B behind 4 replicas: the first run after the servers started completed
+    # floor(120 s x 0.15xx requests/s) = 18 requests, 4 of them a replica's first; the next two
+    # runs hit warm servers (cold_replicas = 0)
+    first = _case("trn1-vllm-neuron-llama-3.1-8b-tp8-dp4-cb32-sync-1500-250-2025-09-22-07-53")
+    later = _case("trn1-vllm-neuron-llama-3.1-8b-tp8-dp4-cb32-sync-1500-250-2025-09-22-08-51")
+    assert first.cold_share == pytest.approx(4 / 18) and later.cold_share == 0.0
+    # Inf2 behind 3 replicas: 17 requests, 3 cold; one server (Trn2 8B): 22 requests, 1 cold
+    assert _case("inf2-vllm-neuron-llama-3.1-8b-tp8-dp3-cb32-sync-1500-250").cold_share \
+        == pytest.approx(3 / 17)
+    assert _case("trn2-vllm-neuron-llama-3.1-8b-tp4-cb32-sync-1500-250").cold_share \
+        == pytest.approx(1 / 22)
+    # rows of other tools and loaded rows carry none
+    assert _case("trn1-vllm-neuron-llama-3.1-8b-tp8-dp4-cb32-max-1500-250-2025-09-22-07-53") \
+        .cold_share == 0.0
+
+
+def test_a_cold_share_adds_its_part_of_the_first_requests_warm_up() -> None:
+    # with t_first = 1.8 s, 4/18 of the mean's requests cold: TTFT + 0.4 s, and the run's
+    # throughput falls by e2e / (e2e + 0.4 s) (the requests took that much longer on average)
+    stored = calibration.stored_constants()
+    case = _case("trn1-vllm-neuron-llama-3.1-8b-tp8-dp4-cb32-sync-1500-250-2025-09-22-07-53")
+    key = ("vllm-neuron", case.group)
+    with_warm_up = replace(stored.efficiency(case.group, "vllm-neuron"), first_request_s=1.8)
+    constants = replace(stored, framework_groups={**stored.framework_groups, key: with_warm_up})
+    warm = calibration.estimate(replace(case, cold_share=0.0), constants)
+    cold = calibration.estimate(case, constants)
+    assert cold["ttft_s"] == pytest.approx(warm["ttft_s"] + 0.4)
+    assert cold["tpot_s"] == warm["tpot_s"]
+    e2e = calibration._serve(case, constants).e2e_s
+    assert cold["output_tokens_per_s"] == pytest.approx(
+        warm["output_tokens_per_s"] * e2e / (e2e + 0.4))

@@ -7,6 +7,7 @@ Reads the TOML with tomllib directly (no calc import).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -145,7 +146,17 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert meas["concurrency_from"] == "littles-law"
         assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
     if "run_requests" in meas:
-        assert meas.get("arrivals") in {"burst", "queued"}
+        assert meas.get("arrivals") in {"burst", "queued"} or "cold_replicas" in meas
+    if "cold_replicas" in meas:
+        # a guidellm 0.1.0 synchronous run whose means include the first requests of servers
+        # started without a warm-up: how many replicas were cold, of the run's N requests
+        assert meas["concurrency"] == 1 and "arrivals" not in meas
+        assert 0 <= meas["cold_replicas"] <= meas.get("dp", 1)
+        assert meas["run_requests"] == math.floor(120 * meas["request_throughput_per_s"])
+        assert "v0.1.0" in meas["run_requests_note"]
+        assert "fw-optimum-neuron-no-warmup" in meas["sources"]
+        assert "fw-optimum-neuron-no-warmup" in meas["cold_replicas_note"]
+        assert {"run_requests", "cold_replicas"} <= set(meas["inferred"])
     if meas.get("arrivals") == "queued":
         # trtllm-bench: the page's dataset size, every request queued at once, one length
         assert isinstance(meas.get("run_requests"), int) and meas["run_requests"] > 0
