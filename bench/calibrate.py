@@ -648,7 +648,9 @@ just started, so its means include each replica's first request: the optimum-neu
 1, 2 and 3 replicas on one Inf2 (cli-dp, 2026-03-17) has a synchronous TTFT of 0.361, 0.469 and
 0.586 s, 0.11 s more per replica at the same per-request work, and Trn1 Llama 3.1 8B behind 4
 replicas 0.478 s in the first run after the servers started and 0.242 s in the next two on the
-same servers (the script never restarts them). The 21 synchronous rows of those benchmarks carry
+same servers (at the same TPOT). optimum-neuron's TGI server prefills a full batch in its warmup at
+start (NeuronGenerator.warmup at 5547e002), so its synchronous rows keep none. The 21 synchronous
+vLLM rows of those benchmarks carry
 run_requests = floor(120 s x request_throughput_per_s) (guidellm 0.1.0's 120 s per profile) and
 cold_replicas (the replicas, 1 for one server, 0 for the two later Trn1 runs), both inferred; a
 row's cold share cold_replicas / run_requests times t_first (Efficiency.first_request_s) adds to its

@@ -426,32 +426,32 @@ def resolved(case: Case, constants: Constants) -> Case:
 def estimate(case: Case, constants: Constants) -> dict[str, float]:
     """TTFT, TPOT and output tokens/s per replica. An open-loop row (an offered request rate):
     TTFT and TPOT at its Little's-law concurrency; throughput = every offered request served,
-    rate × output length, up to the capacity (the throughput with the running batch full)."""
+    rate × output length, up to the capacity (the throughput with the running batch full).
+    A row whose means include cold servers' first requests (cold_share) adds their part of the
+    warm-up, first_request_s, to the TTFT, and its requests take as much longer."""
     mix = _load_mix(case)
     if len(mix) > 1:
         # per busy replica: mean throughput; TTFT, TPOT: mean over requests
         served = [(share, _serve(part, constants)) for share, part in mix]
-        return {"ttft_s": sum(share * r.ttft_s for share, r in served),
-                "tpot_s": sum(share * r.tpot_s for share, r in served),
-                "output_tokens_per_s": sum(r.output_tokens_per_s_per_replica
-                                           for _, r in served) / len(served)}
-    result = _serve(resolved(case, constants), constants)
-    throughput = result.output_tokens_per_s_per_replica
-    if case.request_rate_per_s is not None:
-        full = _serve(replace(case, batch=_running_limit(case), request_rate_per_s=None,
-                              evenly_spaced_rate_per_s=None), constants)
-        throughput = min(case.request_rate_per_s * case.output_len,
-                         full.output_tokens_per_s_per_replica)
-    ttft = result.ttft_s
+        ttft = sum(share * r.ttft_s for share, r in served)
+        tpot = sum(share * r.tpot_s for share, r in served)
+        throughput = sum(r.output_tokens_per_s_per_replica for _, r in served) / len(served)
+        e2e = sum(share * r.e2e_s for share, r in served)
+    else:
+        result = _serve(resolved(case, constants), constants)
+        ttft, tpot, e2e = result.ttft_s, result.tpot_s, result.e2e_s
+        throughput = result.output_tokens_per_s_per_replica
+        if case.request_rate_per_s is not None:
+            full = _serve(replace(case, batch=_running_limit(case), request_rate_per_s=None,
+                                  evenly_spaced_rate_per_s=None), constants)
+            throughput = min(case.request_rate_per_s * case.output_len,
+                             full.output_tokens_per_s_per_replica)
     if case.cold_share:
-        # a cold server's first requests (one per replica) are in the means: TTFT gains their
-        # share of the warm-up, and the window they were served in grows by as much per request
         warm_up = case.cold_share * constants.efficiency(case.group,
                                                          case.framework.id).first_request_s
         ttft += warm_up
-        throughput *= result.e2e_s / (result.e2e_s + warm_up)
-    return {"ttft_s": ttft, "tpot_s": result.tpot_s,
-            "output_tokens_per_s": throughput}
+        throughput *= e2e / (e2e + warm_up)
+    return {"ttft_s": ttft, "tpot_s": tpot, "output_tokens_per_s": throughput}
 
 
 # ---------------------------------------------------------------- least squares

@@ -399,3 +399,27 @@ def test_the_decode_step_is_fitted_on_rows_that_show_one_step() -> None:
     # a framework without a quiet row keeps the loaded rows in the fit (its step cost needs them)
     tgi = by_id["inf2-tgi-neuron-llama-3.1-8b-tp8-dp3-cb32-max-1500-250"]
     assert calibration._decode_fit_rows(quiet + [tgi]) == quiet + [tgi]
+
+
+def test_prefill_fit_recovers_a_first_request_warm_up_from_cold_rows() -> None:
+    # round trip: the synchronous vLLM rows on NeuronCore-v2 (one request alone; some with cold
+    # replicas in their means) given the TTFTs a known set of constants makes, t_first = 1.5 s
+    # included; the prefill fit, started without it, finds it again with the rest
+    rows = [c for c in calibration.cases() if c.framework.id == "vllm-neuron"
+            and c.group == "neuron-v2" and c.ttft_s is not None and calibration.shows_one_step(c)]
+    assert any(c.cold_share > 0 for c in rows) and any(c.cold_share == 0 for c in rows)
+    stored = calibration.stored_constants()
+    truth = replace(stored.efficiency("neuron-v2", "vllm-neuron"), prefill_compute=0.5,
+                    prefill_half_tokens=256.0, prefill_fixed_latency_s=0.05,
+                    prefill_expert_s_per_gb=0.08, first_request_s=1.5)
+    steps = {"vllm-neuron": stored.steps[("vllm-neuron", "neuron-v2")]}
+    made = []
+    for case in rows:
+        parts = calibration._served_parts(case, truth, steps)
+        ttft = sum(share * modelled.ttft_s for share, modelled in parts)
+        made.append(replace(case, ttft_s=ttft + case.cold_share * truth.first_request_s))
+    start = replace(truth, prefill_compute=0.9, prefill_fixed_latency_s=0.0, first_request_s=0.0)
+    fitted = calibration._fit_prefill(made, start, steps)
+    assert fitted.first_request_s == pytest.approx(1.5, rel=2e-3)
+    assert fitted.prefill_compute == 0.5
+    assert fitted.prefill_fixed_latency_s == pytest.approx(0.05, rel=2e-3)
