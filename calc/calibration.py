@@ -24,8 +24,10 @@ and TTFTs together (PATIENCE passes without a better one; at most MAX_ALTERNATIO
      + collectives + t_fixed
      + t_GB · G + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
      G = the GB an MoE prefill's expert blocks move (serving.expert_block_gb, NxD's blockwise
-     MoE, Neuron only; 0 for a dense model and on GPU); for each (η_comp, T_half) on a grid the
-     best t_fixed, t_GB ≥ 0 are a weighted non-negative least squares. A framework's own set
+     MoE, Neuron only; 0 for a dense model and on GPU), + t_first · cold share for a run whose
+     means include cold servers' first requests (Case.cold_share; never in the calculators'
+     estimates); for each (η_comp, T_half) on a grid the best t_fixed, t_GB, t_first ≥ 0 are a
+     weighted non-negative least squares. A framework's own set
      fits T_half only where its rows' prefill passes come in at least MIN_RAMP_SIZES token
      counts (after padding): the ramp is a curve in T; for one model two sizes are met exactly
      by η_comp and t_fixed at any T_half, which only the differences between models would then
@@ -423,12 +425,19 @@ def resolved(case: Case, constants: Constants) -> Case:
                    request_rate_per_s=None)
 
 
+def cold_start_s(case: Case, efficiency: Efficiency) -> float:
+    """The part of a row's mean TTFT that its cold servers' first requests add: cold_share (the
+    share of the requests in its means that were a replica's first) × t_first, the extra time
+    of a cold replica's first requests (Efficiency.first_request_extra_s)."""
+    return case.cold_share * efficiency.first_request_extra_s
+
+
 def estimate(case: Case, constants: Constants) -> dict[str, float]:
     """TTFT, TPOT and output tokens/s per replica. An open-loop row (an offered request rate):
     TTFT and TPOT at its Little's-law concurrency; throughput = every offered request served,
     rate × output length, up to the capacity (the throughput with the running batch full).
     A row whose means include cold servers' first requests (cold_share) adds their part of the
-    warm-up, first_request_s, to the TTFT, and its requests take as much longer."""
+    warm-up, first_request_extra_s, to the TTFT, and its requests take as much longer."""
     mix = _load_mix(case)
     if len(mix) > 1:
         # per busy replica: mean throughput; TTFT, TPOT: mean over requests
@@ -447,8 +456,7 @@ def estimate(case: Case, constants: Constants) -> dict[str, float]:
             throughput = min(case.request_rate_per_s * case.output_len,
                              full.output_tokens_per_s_per_replica)
     if case.cold_share:
-        warm_up = case.cold_share * constants.efficiency(case.group,
-                                                         case.framework.id).first_request_s
+        warm_up = cold_start_s(case, constants.efficiency(case.group, case.framework.id))
         ttft += warm_up
         throughput *= e2e / (e2e + warm_up)
     return {"ttft_s": ttft, "tpot_s": tpot, "output_tokens_per_s": throughput}
@@ -650,7 +658,7 @@ def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency
         if scored_tpot and case.tpot_s:
             total += (tpot / case.tpot_s - 1.0) ** 2
         if case.ttft_s:
-            ttft += case.cold_share * efficiency.first_request_s
+            ttft += cold_start_s(case, efficiency)
             total += (ttft / case.ttft_s - 1.0) ** 2
     return total
 
@@ -694,7 +702,7 @@ def ramp_sizes(passes: Sequence[serving.Roofline]) -> int:
 
 def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                  steps: Mapping[str, float], group_ramp: bool = False) -> Efficiency:
-    """η_comp, T_half, t_fixed and t_GB of the prefill (module docstring, step 2); with
+    """η_comp, T_half, t_fixed, t_GB and t_first of the prefill (module docstring, step 2); with
     `group_ramp` (a framework's own set) T_half stays at `efficiency`'s, its group's, unless the
     rows' passes come in MIN_RAMP_SIZES token counts or more."""
     prefill_rows = [c for c in rows if c.ttft_s is not None]
@@ -713,7 +721,7 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
     counts = [sum(weight for weight, _ in passes) for passes, _, _, _ in prepared]
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb,
-            efficiency.first_request_s)
+            efficiency.first_request_extra_s)
     experts = [sum(share * roof.expert_block_gb for share, roof in passes)
                for passes, _, _, _ in prepared]
     cold = [case.cold_share for case in prefill_rows]
@@ -737,7 +745,7 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
                 best = (error, eta, fixed, half, per_expert, warm_up)
     return replace(efficiency, prefill_compute=_round(best[1]),
                    prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3],
-                   prefill_expert_s_per_gb=_round(best[4]), first_request_s=_round(best[5]))
+                   prefill_expert_s_per_gb=_round(best[4]), first_request_extra_s=_round(best[5]))
 
 
 def _fixed_terms(counts: list[float], experts: list[float], cold: list[float],

@@ -138,8 +138,8 @@ class Efficiency:
     decode_expert_extra: float = 0.0  # decode: extra time of routed-expert weights, × their ideal
     decode_expert_matmul_ns: float = 0.0  # decode (NxD): ns per routed-expert matmul instruction
     custom_allreduce_step_s: float = 0.0  # latency per step of a framework's NVLink all-reduce
-    first_request_s: float = 0.0  # a server started without warm-up: its first requests' extra
-    #                               time, per replica (scores cold benchmark runs; not in perf)
+    first_request_extra_s: float = 0.0  # a server started without warm-up: its first requests'
+    #                                     extra time, per replica (scores cold runs; not in perf)
 
     @staticmethod
     def from_data(group: str = "neuron-v2") -> "Efficiency":
@@ -172,7 +172,7 @@ EFFICIENCY_ASSUMPTIONS: tuple[tuple[str, str], ...] = (
     ("decode_expert_extra", "decode_expert_extra"),
     ("decode_expert_matmul_ns", "decode_expert_matmul_ns"),
     ("custom_allreduce_step_s", "custom_allreduce_step_s"),
-    ("first_request_s", "first_request_s"),
+    ("first_request_extra_s", "first_request_extra_s"),
 )
 REQUIRED_ASSUMPTIONS = 4
 

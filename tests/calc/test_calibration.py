@@ -411,15 +411,16 @@ def test_prefill_fit_recovers_a_first_request_warm_up_from_cold_rows() -> None:
     stored = calibration.stored_constants()
     truth = replace(stored.efficiency("neuron-v2", "vllm-neuron"), prefill_compute=0.5,
                     prefill_half_tokens=256.0, prefill_fixed_latency_s=0.05,
-                    prefill_expert_s_per_gb=0.08, first_request_s=1.5)
+                    prefill_expert_s_per_gb=0.08, first_request_extra_s=1.5)
     steps = {"vllm-neuron": stored.steps[("vllm-neuron", "neuron-v2")]}
     made = []
     for case in rows:
         parts = calibration._served_parts(case, truth, steps)
         ttft = sum(share * modelled.ttft_s for share, modelled in parts)
-        made.append(replace(case, ttft_s=ttft + case.cold_share * truth.first_request_s))
-    start = replace(truth, prefill_compute=0.9, prefill_fixed_latency_s=0.0, first_request_s=0.0)
+        made.append(replace(case, ttft_s=ttft + case.cold_share * truth.first_request_extra_s))
+    start = replace(truth, prefill_compute=0.9, prefill_fixed_latency_s=0.0,
+                    first_request_extra_s=0.0)
     fitted = calibration._fit_prefill(made, start, steps)
-    assert fitted.first_request_s == pytest.approx(1.5, rel=2e-3)
+    assert fitted.first_request_extra_s == pytest.approx(1.5, rel=2e-3)
     assert fitted.prefill_compute == 0.5
     assert fitted.prefill_fixed_latency_s == pytest.approx(0.05, rel=2e-3)

@@ -199,7 +199,7 @@ def test_a_cold_share_adds_its_part_of_the_first_requests_warm_up() -> None:
     stored = calibration.stored_constants()
     case = _case("trn1-vllm-neuron-llama-3.1-8b-tp8-dp4-cb32-sync-1500-250-2025-09-22-07-53")
     key = ("vllm-neuron", case.group)
-    with_warm_up = replace(stored.efficiency(case.group, "vllm-neuron"), first_request_s=1.8)
+    with_warm_up = replace(stored.efficiency(case.group, "vllm-neuron"), first_request_extra_s=1.8)
     constants = replace(stored, framework_groups={**stored.framework_groups, key: with_warm_up})
     warm = calibration.estimate(replace(case, cold_share=0.0), constants)
     cold = calibration.estimate(case, constants)
