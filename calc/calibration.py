@@ -251,8 +251,6 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             framework = replace(framework, kv_read_per_query_head=True)
         if raw.get("wave_prefill") is True:             # ... and its prefill call
             framework = replace(framework, wave_prefill=True)
-        if raw.get("moe_module") == "expert-mlps-v1":    # ... and its MoE layer
-            framework = replace(framework, expert_mlps_v1=True)
         mode = raw.get("mode")
         replicas = _optional_int(raw.get("dp")) or 1
         concurrency = _optional_int(raw.get("concurrency"))
@@ -721,61 +719,53 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         prepared.append((passes, step, (case.ttft_s or 0.0) - other, case.ttft_s or 1.0))
     # the fixed latency is paid once per pass: a row whose TTFT holds several counts it as often
     counts = [sum(weight for weight, _ in passes) for passes, _, _, _ in prepared]
-    best: tuple[float, ...] = (
-        float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
-        efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb,
-        efficiency.prefill_expert_v1_s_per_gb, efficiency.first_request_extra_s)
+    best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
+            efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb,
+            efficiency.first_request_extra_s)
     experts = [sum(share * roof.expert_block_gb for share, roof in passes)
                for passes, _, _, _ in prepared]
-    experts_v1 = [sum(share * roof.expert_block_v1_gb for share, roof in passes)
-                  for passes, _, _, _ in prepared]
     cold = [case.cold_share for case in prefill_rows]
     weights = [1.0 / weight**2 for _, _, _, weight in prepared]
     fit_ramp = not group_ramp or ramp_sizes(
         [roof for passes, _, _, _ in prepared for weight, roof in passes if weight > 0]
     ) >= MIN_RAMP_SIZES
-    extras = [experts, experts_v1, cold]   # t_GB, t_GB,v1, t_first: fitted beside t_fixed
     for half in HALF_TOKENS_GRID if fit_ramp else (efficiency.prefill_half_tokens,):
         for eta in ETA_GRID:
             trial = replace(efficiency, prefill_compute=eta, prefill_fixed_latency_s=0.0,
-                            prefill_half_tokens=half, prefill_expert_s_per_gb=0.0,
-                            prefill_expert_v1_s_per_gb=0.0)
+                            prefill_half_tokens=half, prefill_expert_s_per_gb=0.0)
             predicted = [sum(share * roof.time_s(trial, step) for share, roof in passes)
                          for passes, step, _, _ in prepared]
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
-            fixed, terms = _fixed_terms(counts, extras, residual, weights)
-            error = sum(w * (r - fixed * counts[k]
-                             - sum(term * column[k] for term, column in zip(terms, extras,
-                                                                           strict=True))) ** 2
-                        for k, (r, w) in enumerate(zip(residual, weights, strict=True)))
+            fixed, per_expert, warm_up = _fixed_terms(counts, experts, cold, residual, weights)
+            error = sum(w * (r - fixed * c - per_expert * x - warm_up * f) ** 2
+                        for r, c, x, f, w in zip(residual, counts, experts, cold, weights,
+                                                 strict=True))
             if error < best[0]:
-                best = (error, eta, fixed, half, *terms)
+                best = (error, eta, fixed, half, per_expert, warm_up)
     return replace(efficiency, prefill_compute=_round(best[1]),
                    prefill_fixed_latency_s=_round(best[2]), prefill_half_tokens=best[3],
-                   prefill_expert_s_per_gb=_round(best[4]),
-                   prefill_expert_v1_s_per_gb=_round(best[5]),
-                   first_request_extra_s=_round(best[6]))
+                   prefill_expert_s_per_gb=_round(best[4]), first_request_extra_s=_round(best[5]))
 
 
-def _fixed_terms(counts: list[float], extras: list[list[float]], residual: list[float],
-                 weights: list[float]) -> tuple[float, list[float]]:
-    """(t_fixed, [the extra terms]) >= 0 that best explain the prefill residuals (weighted;
-    `counts` = the prefill passes each row's TTFT holds, which pay t_fixed each, 1 but for
-    burst runs; `extras` = columns of further terms: each row's expert-block GB (t_GB), the GB of
-    blocks NxD's v1 ExpertMLPs run (t_GB,v1), the share of its requests that were a cold
-    replica's first (t_first)); a term whose column is all 0 is 0, and with t_fixed alone it is
+def _fixed_terms(counts: list[float], experts: list[float], cold: list[float],
+                 residual: list[float], weights: list[float]) -> tuple[float, float, float]:
+    """(t_fixed, t_GB, t_first) >= 0 that best explain the prefill residuals (weighted; `counts` =
+    the prefill passes each row's TTFT holds, which pay t_fixed each, 1 but for burst runs;
+    `experts` = each row's expert-block GB; `cold` = the share of its requests that were a cold
+    replica's first); a term whose column is all 0 is 0, and with t_fixed alone it is
     Σ w r c / Σ w c² (closed form: the weighted mean where every count is 1)."""
-    present = [index for index, column in enumerate(extras) if any(v > 0 for v in column)]
-    terms = [0.0] * len(extras)
-    if present:
-        solution = weighted_nnls([counts] + [extras[i] for i in present], residual, weights)
-        for index, value in zip(present, solution[1:], strict=True):
-            terms[index] = value
-        return solution[0], terms
+    has_experts = any(value > 0 for value in experts)
+    has_cold = any(value > 0 for value in cold)
+    if has_experts or has_cold:
+        columns = [counts] + [experts] * has_experts + [cold] * has_cold
+        solution = iter(weighted_nnls(columns, residual, weights))
+        fixed = next(solution)
+        return (fixed, next(solution) if has_experts else 0.0,
+                next(solution) if has_cold else 0.0)
     top = sum(r * c * w for r, c, w in zip(residual, counts, weights, strict=True))
     bottom = sum(c * c * w for c, w in zip(counts, weights, strict=True))
-    return max(0.0, top / bottom), terms
+    return max(0.0, top / bottom), 0.0, 0.0
 
 
 def fit(rows: Sequence[Case] | None = None,

@@ -74,7 +74,6 @@ CHOICES: dict[tuple[str, str], frozenset[str]] = {
     ("model", "architecture"): frozenset({"decoder", "encoder"}),
     ("measurement", "use"): frozenset({"calibration", "validation", "reference"}),
     ("measurement", "arrivals"): frozenset({"evenly-spaced", "burst", "rounds", "queued"}),
-    ("measurement", "moe_module"): frozenset({"expert-mlps-v1"}),
     ("measurement", "concurrency_from"): frozenset({"littles-law"}),
 }
 
@@ -92,7 +91,7 @@ DATES = frozenset({"as_of", "accessed"})
 TEXTS = frozenset({"id", "name", "title", "url", "publisher", "kind", "vendor", "family", "chip",
                    "core", "instance", "model", "region", "unit", "abbr", "en", "ja", "es",
                    "architecture", "use", "quote", "verdict", "seed", "arrivals",
-                   "concurrency_from", "moe_module"})
+                   "concurrency_from"})
 # per-dtype figure tables: every value a positive number
 FIGURE_TABLES = frozenset({"dense_tflops", "sparse_tflops", "tensor_dense_tflops",
                            "tensor_sparse_tflops", "clocks_ghz"})

@@ -41,8 +41,6 @@ class Framework:
     wave_prefill: bool = False       # prefills the waiting prompts in one call, one after another,
     #                                  and returns their first tokens together (TGI on Neuron's
     #                                  transformers-neuronx backend: set by its measurements)
-    expert_mlps_v1: bool = False     # its MoE prefill runs NxD's v1 ExpertMLPs (optimum-neuron's
-    #                                  Qwen3-MoE: set by its measurements), not ExpertMLPsV2
 
     def supports(self, chip_id: str) -> bool:
         return chip_id in self.chips or chip_id in self.chips_legacy

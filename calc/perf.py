@@ -209,12 +209,11 @@ def perf(
                                              round(prefill.tokens))
         steps.add("prefill_expert_blocks",
                   "min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) per MoE layer", blocks, "")
-        passes = serving.block_row_passes(model.active_experts)
         steps.add("prefill_expert_block_gb",
-                  f"MoE layers · blocks · (expert bytes / t + {passes} · {rows} · h · 2 B) / 10⁹",
+                  f"MoE layers · blocks · (expert bytes / t + {rows} · h · 2 B) / 10⁹",
                   prefill.expert_block_gb, "GB")
         steps.add("prefill_expert_s", "t_GB · expert-block GB",
-                  prefill.expert_block_gb * efficiency.expert_block_s_per_gb(), "s")
+                  prefill.expert_block_gb * efficiency.prefill_expert_s_per_gb, "s")
     steps.add("step_fixed_s", f"fitted per-step cost ({chosen.id}, {group})", step_fixed, "s")
     steps.add("prefill_s",
               "max(weights, projections) + attention + collectives + fixed + step cost",

@@ -43,10 +43,7 @@ modules/moe/expert_mlps_v2.py forward / forward_blockwise, model_utils.DEFAULT_B
 prefills T tokens in N = min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) blocks of 512 token rows, each
 block one expert: the worst-case count, run whether the blocks are full or padding; with
 T·k < 512 every expert runs all T tokens (forward_all_experts). Per block it moves one expert's
-weight shard and moves its token rows p times (block_row_passes: gathered, read back at top-k > 1,
-written): G = Σ_MoE layers N · (expert bytes / t + p · rows · h · 2 B) / 10⁹, at t_GB per GB, or
-t_GB,v1 where the layer is NxD's v1 ExpertMLPs (Framework.expert_mlps_v1: optimum-neuron's
-Qwen3-MoE).
+weight shard and its token rows: G = Σ_MoE layers N · (expert bytes / t + rows · h · 2 B) / 10⁹.
 
 Buckets: a framework with bucketing pads the batch to the compiled batch and sequence lengths to
 the compiled sequence bucket (powers of two from the framework's minimum, or the compiled length);
@@ -138,7 +135,6 @@ class Efficiency:
     prefill_fixed_latency_s: float = 0.0  # latency of a prefill pass beyond the roofline
     prefill_half_tokens: float = 0.0  # prefill tokens at which the matmul efficiency is half η_comp
     prefill_expert_s_per_gb: float = 0.0  # prefill time per GB of MoE expert-block traffic
-    prefill_expert_v1_s_per_gb: float = 0.0  # ... of NxD's v1 ExpertMLPs (expert_block_v1_gb)
     decode_expert_extra: float = 0.0  # decode: extra time of routed-expert weights, × their ideal
     decode_expert_matmul_ns: float = 0.0  # decode (NxD): ns per routed-expert matmul instruction
     custom_allreduce_step_s: float = 0.0  # latency per step of a framework's NVLink all-reduce
@@ -159,13 +155,6 @@ class Efficiency:
                     else optional_assumption(prefix + name))
             for index, (field, name) in enumerate(EFFICIENCY_ASSUMPTIONS)})
 
-    def expert_block_s_per_gb(self, v1: bool = False) -> float:
-        """Prefill time per GB of MoE expert blocks: t_GB, or t_GB,v1 for blocks of NxD's v1
-        ExpertMLPs; a rate that its set had no rows to fit (0) takes the other's."""
-        own, other = ((self.prefill_expert_v1_s_per_gb, self.prefill_expert_s_per_gb) if v1
-                      else (self.prefill_expert_s_per_gb, self.prefill_expert_v1_s_per_gb))
-        return own or other
-
     def fitted_values(self) -> tuple[float, ...]:
         """The constants in EFFICIENCY_ASSUMPTIONS order (calibration.FITTED_IDS)."""
         return tuple(getattr(self, field) for field, _ in EFFICIENCY_ASSUMPTIONS)
@@ -184,7 +173,6 @@ EFFICIENCY_ASSUMPTIONS: tuple[tuple[str, str], ...] = (
     ("decode_expert_matmul_ns", "decode_expert_matmul_ns"),
     ("custom_allreduce_step_s", "custom_allreduce_step_s"),
     ("first_request_extra_s", "first_request_extra_s"),
-    ("prefill_expert_v1_s_per_gb", "prefill_expert_v1_s_per_gb"),
 )
 REQUIRED_ASSUMPTIONS = 4
 
@@ -357,27 +345,14 @@ def expert_blocks(experts: int, active: int, tokens: int) -> tuple[int, int]:
     return min(blocks, routed), MOE_BLOCK_TOKENS
 
 
-def block_row_passes(active: int) -> int:
-    """How many times a block of NxD's MoE prefill moves its B × h token rows: it gathers the
-    block's hidden states, writes its output rows and, with top-k > 1, first reads them back to
-    add to (a token's k experts add into one row); every tensor-parallel rank moves all h
-    columns (the experts are split on f). aws-neuron/nki-library nkilib/core/moe/moe_cte
-    bwmm_shard_on_block.py and bwmm_shard_on_I.py at d2ad3a57: the gather (dma_copy with
-    vector_offset = block_token_mapping), load_old_block only when is_tensor_update_accumulating
-    (NxD passes top_k > 1), the output write."""
-    return 3 if active > 1 else 2
-
-
 def expert_block_gb(model: ModelSpec, tp: int, dtype: str, tokens: int) -> float:
     """GB the expert blocks of one prefill move per core: Σ over MoE layers of blocks × (one
-    expert's weight bytes / t + passes × token rows × h × 2 B, passes = block_row_passes); 0
-    for a dense model."""
+    expert's weight bytes / t + token rows × h × 2 B); 0 for a dense model."""
     blocks, rows = expert_blocks(model.experts, model.active_experts, tokens)
     if blocks == 0 or model.moe_layers <= 0:
         return 0.0
     per_expert = model_shape.bytes_per_expert(model, model_shape.weight_precision(model, dtype))
-    passes = block_row_passes(model.active_experts)
-    per_block = per_expert / tp + passes * rows * model.hidden * ACTIVATION_BYTES
+    per_block = per_expert / tp + rows * model.hidden * ACTIVATION_BYTES
     return model.moe_layers * blocks * per_block / BYTES_PER_GB
 
 
@@ -479,7 +454,6 @@ class Roofline:
     is_prefill: bool = False
     tokens: float = 0   # prefill: the pass's prompt tokens (k · s_in; k may be fractional)
     expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
-    expert_block_v1_gb: float = 0.0  # ... where NxD's v1 ExpertMLPs run them (t_GB,v1)
     expert_stream_s: float = 0.0  # decode (GPU): routed-expert bytes per core / peak bandwidth
     expert_matmuls: int = 0       # decode (NxD): routed-expert matmul instructions per core
     kv_memory_s: float = 0.0      # decode: the KV-cache read share of memory_s (attention)
@@ -520,8 +494,7 @@ class Roofline:
 
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
         fixed = step_fixed + (efficiency.prefill_fixed_latency_s
-                              + self.expert_block_gb * efficiency.expert_block_s_per_gb()
-                              + self.expert_block_v1_gb * efficiency.expert_block_s_per_gb(v1=True)
+                              + self.expert_block_gb * efficiency.prefill_expert_s_per_gb
                               if self.is_prefill else
                               self.expert_stream_s * efficiency.decode_expert_extra
                               + self.expert_matmuls * efficiency.decode_expert_matmul_ns
@@ -585,7 +558,7 @@ def decode_roofline(
 
 def prefill_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: float, input_len: int,
-    allreduce: str = collectives.RING, causal_skip: bool = False, expert_mlps_v1: bool = False,
+    allreduce: str = collectives.RING, causal_skip: bool = False,
 ) -> Roofline:
     """Prefill of `batch` prompts of `input_len` tokens (already padded). Causal attention is
     counted over the full square (the Neuron frameworks' kernels are not checked; the fitted
@@ -600,9 +573,6 @@ def prefill_roofline(
     attention = 4 * pairs * attention_width(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, tokens, allreduce)
     attention_peak = _attention_peak(instance, dtype)
-    # NxD's blockwise MoE: Neuron only
-    blocks_gb = expert_block_gb(model, tp, dtype, round(tokens)) if instance.kind == "neuron" \
-        else 0.0
     return Roofline(
         memory_s=weights / _bandwidth_per_core(instance),
         compute_s=(linear / peak + attention / attention_peak) / tp,
@@ -613,8 +583,8 @@ def prefill_roofline(
         allreduce_algorithm=reduce.algorithm,
         is_prefill=True,
         tokens=tokens,
-        expert_block_gb=blocks_gb if not expert_mlps_v1 else 0.0,
-        expert_block_v1_gb=blocks_gb if expert_mlps_v1 else 0.0,
+        expert_block_gb=expert_block_gb(model, tp, dtype, round(tokens))
+        if instance.kind == "neuron" else 0.0,   # NxD's blockwise MoE: Neuron only
     )
 
 
@@ -839,8 +809,7 @@ def serve(
         """One prefill pass of `prompts` padded prompts, as this framework runs it."""
         return prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=prompts,
                                 input_len=padded_input, allreduce=framework.allreduce,
-                                causal_skip=framework.causal_skip,
-                                expert_mlps_v1=framework.expert_mlps_v1)
+                                causal_skip=framework.causal_skip)
 
     prefills: tuple[tuple[float, Roofline], ...] = ()
     throughput: float | None = None

@@ -177,29 +177,27 @@ def test_nxd_moe_prefill_block_counts() -> None:
 
 def test_moe_prefill_pays_for_the_data_its_expert_blocks_move() -> None:
     # E = 8, k = 2, 16 layers of which 4 dense: 12 MoE layers; experts of 3 · 2048 · 1024 bf16
-    # weights (12 MiB), an eighth of each per core at t = 8; token rows of 2048 · 2 bytes, moved
-    # 3 times per block at top-k > 1 (gathered, the old output read back, the output written)
+    # weights (12 MiB), an eighth of each per core at t = 8; token rows of 2048 · 2 bytes
     moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
                           expert_intermediate=1024, active_params=400_000_000)
     instance = data.instance("trn1.32xlarge")
     weights_per_core = 3 * 2048 * 1024 * 2 // 8                   # 1,572,864 B
     one = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=1)
     # T·k = 2 < E: selective loading, the token's 2 experts: 2 blocks of 1 row per MoE layer
-    assert one.expert_block_gb == pytest.approx(12 * 2 * (weights_per_core + 3 * 1 * 4096) / 1e9)
+    assert one.expert_block_gb == pytest.approx(12 * 2 * (weights_per_core + 1 * 4096) / 1e9)
     mid = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
     # E ≤ T·k = 128 < 512: every expert runs all 64 tokens: 8 blocks of 64 rows
-    assert mid.expert_block_gb == pytest.approx(12 * 8 * (weights_per_core + 3 * 64 * 4096) / 1e9)
+    assert mid.expert_block_gb == pytest.approx(12 * 8 * (weights_per_core + 64 * 4096) / 1e9)
     long = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=4096)
     # T·k = 8,192: ceil(8,185 / 512) + 7 = 23 blocks of 512 rows per MoE layer
-    assert long.expert_block_gb == pytest.approx(
-        12 * 23 * (weights_per_core + 3 * 512 * 4096) / 1e9)
-    assert long.expert_block_gb == pytest.approx(2.17055232)
+    assert long.expert_block_gb == pytest.approx(12 * 23 * (weights_per_core + 512 * 4096) / 1e9)
+    assert long.expert_block_gb == pytest.approx(1.012924416)
     with_experts = replace(EFFICIENCY, prefill_expert_s_per_gb=0.05)
     # 0.05 s per GB on top of the same roofline
     assert one.time_s(with_experts) - one.time_s(EFFICIENCY) == pytest.approx(
         0.05 * one.expert_block_gb)
     assert long.time_s(with_experts) - long.time_s(EFFICIENCY) == pytest.approx(
-        0.05 * 2.17055232)
+        0.05 * 1.012924416)
     decode = serving.decode_roofline(moe, instance, tp=8, dtype="bf16", kv_dtype="bf16",
                                      batch=64, context=128)
     assert decode.time_s(with_experts) == decode.time_s(EFFICIENCY)   # prefill only
@@ -207,39 +205,6 @@ def test_moe_prefill_pays_for_the_data_its_expert_blocks_move() -> None:
                                      input_len=64)
     assert dense.expert_block_gb == 0.0
     assert dense.time_s(with_experts) == dense.time_s(EFFICIENCY)
-
-
-def test_moe_prefill_blocks_move_their_token_rows_as_the_kernel_does() -> None:
-    # top-k > 1: gather, read back, write (3 passes); top-1 (Llama 4): no read-back (2)
-    assert serving.block_row_passes(8) == 3 and serving.block_row_passes(2) == 3
-    assert serving.block_row_passes(1) == 2
-    # E = 16, k = 1, 12 MoE layers, t = 8, T = 4096: ceil(4081 / 512) + 15 = 23 blocks
-    top1 = synthetic_model(experts=16, active_experts=1, dense_layers=4,
-                           expert_intermediate=1024, active_params=400_000_000)
-    instance = data.instance("trn1.32xlarge")
-    roof = serving.prefill_roofline(top1, instance, tp=8, dtype="bf16", batch=1, input_len=4096)
-    weights_per_core = 3 * 2048 * 1024 * 2 // 8
-    assert roof.expert_block_gb == pytest.approx(12 * 23 * (weights_per_core + 2 * 512 * 4096)
-                                                 / 1e9)
-
-
-def test_blocks_of_nxd_v1_expert_mlps_run_at_their_own_rate() -> None:
-    # the same traffic, counted apart (optimum-neuron's Qwen3-MoE: v1 ExpertMLPs) and timed at
-    # t_GB,v1; a rate with no rows of its own (0) takes the other's
-    moe = synthetic_model(experts=8, active_experts=2, dense_layers=4,
-                          expert_intermediate=1024, active_params=400_000_000)
-    instance = data.instance("trn1.32xlarge")
-    v2 = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=4096)
-    v1 = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=4096,
-                                  expert_mlps_v1=True)
-    assert (v1.expert_block_gb, v1.expert_block_v1_gb) == (0.0, pytest.approx(2.17055232))
-    both = replace(EFFICIENCY, prefill_expert_s_per_gb=0.05, prefill_expert_v1_s_per_gb=0.02)
-    assert v1.time_s(both) - v1.time_s(EFFICIENCY) == pytest.approx(0.02 * 2.17055232)
-    assert v2.time_s(both) - v2.time_s(EFFICIENCY) == pytest.approx(0.05 * 2.17055232)
-    only_v2 = replace(EFFICIENCY, prefill_expert_s_per_gb=0.05)
-    assert v1.time_s(only_v2) - v1.time_s(EFFICIENCY) == pytest.approx(0.05 * 2.17055232)
-    only_v1 = replace(EFFICIENCY, prefill_expert_v1_s_per_gb=0.02)
-    assert v2.time_s(only_v1) - v2.time_s(EFFICIENCY) == pytest.approx(0.02 * 2.17055232)
 
 
 def test_a_single_bucket_server_pads_prompts_and_kv_to_its_compiled_length() -> None:
@@ -352,10 +317,9 @@ def test_moe_prefill_expert_term_is_in_the_derivation() -> None:
     steps = {s["key"]: s["value"] for s in moe["derivation"]}
     per_gb = data.assumption_value("vllm_neuron_trainium2_prefill_expert_s_per_gb")
     assert steps["prefill_expert_blocks"] == 159                # 1,500 tokens → the 2,048 bucket
-    # 48 MoE layers · 159 blocks · (3 · 2048 · 768 · 2 B / 4 + 3 · 512 · 2048 · 2 B), by hand
-    # (top-8: each block's token rows gathered, read back and written)
-    gb = 48 * 159 * (3 * 2048 * 768 * 2 // 4 + 3 * 512 * 2048 * 2) / 1e9
-    assert gb == pytest.approx(66.022539264)
+    # 48 MoE layers · 159 blocks · (3 · 2048 · 768 · 2 B / 4 + 512 · 2048 · 2 B), by hand
+    gb = 48 * 159 * (3 * 2048 * 768 * 2 // 4 + 512 * 2048 * 2) / 1e9
+    assert gb == pytest.approx(34.011611136)
     assert steps["prefill_expert_block_gb"] == pytest.approx(gb)
     expected = per_gb * gb
     assert steps["prefill_expert_s"] == pytest.approx(expected)

@@ -171,11 +171,6 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         # the spread of the output lengths LLMPerf draws, cited in the note
         assert meas.get("arrivals") == "rounds" and meas["output_len_sd"] > 0
         assert "tool-llmperf" in meas.get("output_len_sd_note", "")
-    if "moe_module" in meas:
-        # the MoE module optimum-neuron builds for the model, cited in the note
-        assert meas["moe_module"] == "expert-mlps-v1" and meas["framework_id"] == "vllm-neuron"
-        assert "fw-optimum-neuron-moe-modules" in meas["sources"]
-        assert "ExpertMLPs" in meas.get("moe_module_note", "")
     if meas.get("wave_prefill") is not None:
         # the release's prefill call (TGI on transformers-neuronx), cited in the note
         assert meas["wave_prefill"] is True and meas["framework_id"] == "tgi-neuron"
