@@ -295,21 +295,21 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
             tpot = tpot if tpot > 0 else None
         if saturated:
             ttft = None
+        # the requests the row's means cover (its run, or its synchronous profile's)
+        stated_requests = _float(raw.get("run_requests"))
         # a run whose first requests arrive at once (guidellm 0.1.0's throughput profile)
-        run_requests = _float(raw.get("run_requests")) if raw.get("arrivals") == "burst" \
-            else None
+        run_requests = stated_requests if raw.get("arrivals") == "burst" else None
         if raw.get("arrivals") == "rounds" and replicas == 1 and concurrency:
             # LLMPerf's rounds: C at once, the next C when all have finished (one server only:
             # the replicated rows show no rounds, for reasons not known)
             run_requests = float(concurrency)
         # every request queued at once, served as the engine admits them (trtllm-bench)
-        queued = _float(raw.get("run_requests")) if raw.get("arrivals") == "queued" else None
+        queued = stated_requests if raw.get("arrivals") == "queued" else None
         cap = _optional_int(raw.get("concurrency_cap"))   # the load generator's, where stated
         sources = raw.get("sources") or ["?"]
         rate_total = _float(raw.get("output_tokens_per_s"))
-        # replicas started without a warm-up whose first requests are in the means, of N
+        # replicas started without a warm-up whose first requests are in the means
         cold = _optional_int(raw.get("cold_replicas")) or 0
-        counted = _float(raw.get("run_requests"))
         found.append(
             Case(
                 id=str(raw["id"]),
@@ -342,7 +342,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 if run_requests and cap else None,
                 output_len_sd=_float(raw.get("output_len_sd")),
                 queued_requests=queued / replicas if queued else None,
-                cold_share=cold / counted if cold and counted else 0.0,
+                cold_share=cold / stated_requests if cold and stated_requests else 0.0,
             )
         )
     return found

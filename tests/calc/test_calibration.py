@@ -417,7 +417,7 @@ def test_prefill_fit_recovers_a_first_request_warm_up_from_cold_rows() -> None:
     for case in rows:
         parts = calibration._served_parts(case, truth, steps)
         ttft = sum(share * modelled.ttft_s for share, modelled in parts)
-        made.append(replace(case, ttft_s=ttft + case.cold_share * truth.first_request_extra_s))
+        made.append(replace(case, ttft_s=ttft + calibration.cold_start_s(case, truth)))
     start = replace(truth, prefill_compute=0.9, prefill_fixed_latency_s=0.0,
                     first_request_extra_s=0.0)
     fitted = calibration._fit_prefill(made, start, steps)
