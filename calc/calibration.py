@@ -8,18 +8,23 @@ refitted on the other sources, then it is predicted).
 
 fit(rows) per hardware group (serving.GROUPS), alternating two fits that each hold the other's
 constants until the constants settle (SETTLED), or, where the two pull apart and the alternation
-swaps between sets, keeping the set with the least squared relative error over the group's TPOTs
-and TTFTs together (PATIENCE passes without a better one; at most MAX_ALTERNATIONS):
+swaps between sets, keeping the set with the least loss over the group's TPOTs and TTFTs
+together (PATIENCE passes without a better one; at most MAX_ALTERNATIONS). Every fit weighs a row
+by its relative error under Huber's loss (huber_loss, robust_nnls): squared within ±HUBER_RELATIVE
+(the median error the calibration targets), linear beyond, so a source far off the rest (another
+software release, a setting the model does not know) pulls a group's constants with a bounded
+force instead of one growing with its error:
   1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · (max(t_weights,
      t_proj·η_m/η_c) + max(t_kv, t_attn·η_m/η_c))
      + x₂ · hops + x₃ · t_expert + x₄ · n_mm + x₅ · custom steps + Σ_f s_f · [framework f] —
-     weighted least squares (weights 1/TPOT²: relative error), negative coefficients dropped
-     and refitted; η_mem = 1/x₁, c_hop = x₂ (ring / NCCL steps), c_custom = x₅ (the steps of
-     a framework's own NVLink all-reduce, calc/collectives.py; fitted only where some row has
-     them, else kept), x_expert = x₃ (GPU: t_expert = routed-expert bytes per core /
-     peak bandwidth, the experts' extra streaming time), t_mm = x₄ in ns (Neuron: n_mm = the routed
-     experts' matmul instructions per core, serving.expert_matmuls_per_core); both 0 for dense
-     rows; s_f = the framework's per-step fixed cost in this group;
+     weighted least squares (weights 1/TPOT²: relative error; Huber: reweighted until the
+     weights settle), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂
+     (ring / NCCL steps), c_custom = x₅ (the steps of a framework's own NVLink all-reduce,
+     calc/collectives.py; fitted only where some row has them, else kept), x_expert = x₃ (GPU:
+     t_expert = routed-expert bytes per core / peak bandwidth, the experts' extra streaming
+     time), t_mm = x₄ in ns (Neuron: n_mm = the routed experts' matmul instructions per core,
+     serving.expert_matmuls_per_core); both 0 for dense rows; s_f = the framework's per-step
+     fixed cost in this group;
   2. prefill: TTFT − queue wait ≈ max(t_weights/η_m, t_proj/η_c(T)) + t_attn/η_c(T)
      + collectives + t_fixed
      + t_GB · G + s_f with η_c(T) = η_comp · T/(T + T_half) (T = prompt tokens) and
@@ -27,14 +32,15 @@ and TTFTs together (PATIENCE passes without a better one; at most MAX_ALTERNATIO
      MoE, Neuron only; 0 for a dense model and on GPU), + t_first · cold share for a run whose
      means include cold servers' first requests (Case.cold_share; never in the calculators'
      estimates); for each (η_comp, T_half) on a grid the best t_fixed, t_GB, t_first ≥ 0 are a
-     weighted non-negative least squares. A framework's own set
+     weighted non-negative least squares under Huber's loss, and the grid point with the least
+     loss wins. A framework's own set
      fits T_half only where its rows' prefill passes come in at least MIN_RAMP_SIZES token
      counts (after padding): the ramp is a curve in T; for one model two sizes are met exactly
      by η_comp and t_fixed at any T_half, which only the differences between models would then
      set. With fewer it keeps its hardware group's T_half, fitted on every framework's rows of
      that hardware.
   A group with fewer than MIN_GROUP_ROWS decode rows borrows the constants of its fallback group
-  (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (mean residual).
+  (serving.GROUP_FALLBACK) and fits only its frameworks' step costs (the residuals' Huber mean).
 Training rows (kind = "training"): efficiency per framework and group = median of achieved
 FLOP/s over (peak × instances) on the fitted rows.
 Families: hardware generation (chip) × framework × phase (decode = TPOT, prefill = TTFT,
@@ -75,6 +81,13 @@ ETA_GRID = tuple(step / 100 for step in range(1, 101))
 MAX_ALTERNATIONS = 40  # decode fit ↔ prefill fit passes, until the constants settle:
 SETTLED = 2e-3         # a relative change within two units of the 4th digit (_round) in a pass
 PATIENCE = 3           # …or passes without a better fit of the group's TPOTs and TTFTs together
+MEDIAN_TARGET = 0.10   # the median |error| every family should reach (calibration_cv)
+# Huber's loss on relative errors (robust_nnls, huber_loss): within ±HUBER_RELATIVE a row counts as
+# in least squares, past it with a constant pull, so one source far off the rest (another software
+# release, an unmodelled setting) cannot drag a group's constants; the threshold is the median
+# error the calibration targets
+HUBER_RELATIVE = MEDIAN_TARGET
+ROBUST_PASSES = 8      # reweighted least-squares passes at most, until the weights settle
 PHASE_FIELDS: dict[str, str] = {"decode": "tpot_s", "prefill": "ttft_s",
                                 "throughput": "output_tokens_per_s", "training": "tokens_per_s"}
 FIELD_PHASES = {field: phase for phase, field in PHASE_FIELDS.items()}
@@ -482,15 +495,48 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None
     return [rows[i][size] / rows[i][i] for i in range(size)]
 
 
+def huber_loss(relative: float) -> float:
+    """Huber's loss of a relative error r at k = HUBER_RELATIVE: r² within ±k, 2k·|r| − k²
+    beyond (equal to r² at |r| = k, then linear)."""
+    size = abs(relative)
+    if size <= HUBER_RELATIVE:
+        return relative * relative
+    return 2.0 * HUBER_RELATIVE * size - HUBER_RELATIVE * HUBER_RELATIVE
+
+
+def robust_nnls(columns: list[list[float]], target: list[float],
+                weights: list[float]) -> list[float]:
+    """weighted_nnls under Huber's loss (iteratively reweighted least squares): `weights` are
+    1 / measurement², so √w · |residual| is a row's relative error r; a row with |r| > k is
+    refitted at weight w · k / |r|, until the weights settle (ROBUST_PASSES at most)."""
+    solution = weighted_nnls(columns, target, weights)
+    roots = [math.sqrt(weight) for weight in weights]
+    current = list(weights)
+    for _ in range(ROBUST_PASSES):
+        predicted = [0.0] * len(target)
+        for column, coefficient in zip(columns, solution, strict=True):
+            if coefficient:
+                predicted = [p + coefficient * x for p, x in zip(predicted, column, strict=True)]
+        robust = []
+        for value, guess, weight, root in zip(target, predicted, weights, roots, strict=True):
+            size = abs(value - guess) * root
+            robust.append(weight if size <= HUBER_RELATIVE else weight * HUBER_RELATIVE / size)
+        if all(abs(a - b) <= 1e-6 * max(a, b) for a, b in zip(robust, current, strict=True)):
+            break
+        current = robust
+        solution = weighted_nnls(columns, target, current)
+    return solution
+
+
 def weighted_nnls(columns: list[list[float]], target: list[float],
                   weights: list[float]) -> list[float]:
     """Least squares with non-negative coefficients (columns with a negative coefficient are
     dropped and the rest refitted), weights per row."""
     active = list(range(len(columns)))
     while active:
-        normal = [[sum(w * columns[i][k] * columns[j][k] for k, w in enumerate(weights))
-                   for j in active] for i in active]
-        rhs = [sum(w * columns[i][k] * target[k] for k, w in enumerate(weights)) for i in active]
+        weighted = [[w * x for w, x in zip(weights, columns[i], strict=True)] for i in active]
+        normal = [[math.sumprod(row, columns[j]) for j in active] for row in weighted]
+        rhs = [math.sumprod(row, target) for row in weighted]
         solution = _solve(normal, rhs)
         if solution is None:
             active = active[:-1]
@@ -586,14 +632,14 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 expert_terms.append(custom_column)
             chosen = [0] + ([1] if use_hops else []) + (
                 [2 + i for i in range(len(names))] if use_names else []) + expert_terms
-            solution = weighted_nnls([columns[i] for i in chosen], target, weights)
+            solution = robust_nnls([columns[i] for i in chosen], target, weights)
             coefficient = dict(zip(chosen, solution, strict=True))
             if 0 < coefficient[0] < 1.0 and len(chosen) > 1:
                 # η_mem would exceed 1: hold it at 1 and refit the other terms on what is left,
                 # so the stored set is a least-squares fit with the η it will be used with
                 rest = chosen[1:]
                 left = [t - m for t, m in zip(target, columns[0], strict=True)]
-                refit = weighted_nnls([columns[i] for i in rest], left, weights)
+                refit = robust_nnls([columns[i] for i in rest], left, weights)
                 coefficient = {0: 1.0, **dict(zip(rest, refit, strict=True))}
             inverse_eta = coefficient[0] if coefficient[0] > 0 else 1.0 / efficiency.decode_memory
             efficiency = replace(
@@ -616,8 +662,8 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                      - columns[custom_column][k] * efficiency.custom_allreduce_step_s, weights[k])
                     for k, t in enumerate(target) if columns[2 + names.index(name)][k] == 1.0
                 ]
-                total = sum(w for _, w in residuals)
-                mean = sum(r * w for r, w in residuals) / total if total else 0.0
+                mean = robust_nnls([[1.0] * len(residuals)], [r for r, _ in residuals],
+                                   [w for _, w in residuals])[0] if residuals else 0.0
                 steps[name] = _round(max(0.0, mean))
         if full:
             efficiency = _fit_prefill(rows, efficiency, steps, group_ramp=group_ramp)
@@ -644,8 +690,8 @@ def _settled(current: tuple[float, ...], before: tuple[float, ...]) -> bool:
 
 def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency,
                steps: Mapping[str, float]) -> float:
-    """Σ squared relative error of the TPOTs the decode fit uses and of every TTFT: the two
-    fits' weighted objectives together."""
+    """Σ Huber's loss (huber_loss) of the relative errors of the TPOTs the decode fit uses and of
+    every TTFT: the two fits' objectives together."""
     total = 0.0
     decode_ids = {c.id for c in decode_rows}
     for case in rows:
@@ -656,10 +702,10 @@ def _fit_error(rows: list[Case], decode_rows: list[Case], efficiency: Efficiency
         tpot = sum(share * modelled.tpot_s for share, modelled in parts)
         ttft = sum(share * modelled.ttft_s for share, modelled in parts)
         if scored_tpot and case.tpot_s:
-            total += (tpot / case.tpot_s - 1.0) ** 2
+            total += huber_loss(tpot / case.tpot_s - 1.0)
         if case.ttft_s:
             ttft += cold_start_s(case, efficiency)
-            total += (ttft / case.ttft_s - 1.0) ** 2
+            total += huber_loss(ttft / case.ttft_s - 1.0)
     return total
 
 
@@ -738,7 +784,7 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
             residual = [target - value
                         for value, (_, _, target, _) in zip(predicted, prepared, strict=True)]
             fixed, per_expert, warm_up = _fixed_terms(counts, experts, cold, residual, weights)
-            error = sum(w * (r - fixed * c - per_expert * x - warm_up * f) ** 2
+            error = sum(huber_loss(math.sqrt(w) * (r - fixed * c - per_expert * x - warm_up * f))
                         for r, c, x, f, w in zip(residual, counts, experts, cold, weights,
                                                  strict=True))
             if error < best[0]:
@@ -750,22 +796,17 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
 
 def _fixed_terms(counts: list[float], experts: list[float], cold: list[float],
                  residual: list[float], weights: list[float]) -> tuple[float, float, float]:
-    """(t_fixed, t_GB, t_first) >= 0 that best explain the prefill residuals (weighted; `counts` =
-    the prefill passes each row's TTFT holds, which pay t_fixed each, 1 but for burst runs;
-    `experts` = each row's expert-block GB; `cold` = the share of its requests that were a cold
-    replica's first); a term whose column is all 0 is 0, and with t_fixed alone it is
-    Σ w r c / Σ w c² (closed form: the weighted mean where every count is 1)."""
+    """(t_fixed, t_GB, t_first) >= 0 that best explain the prefill residuals (weighted, Huber's
+    loss: robust_nnls; `counts` = the prefill passes each row's TTFT holds, which pay t_fixed
+    each, 1 but for burst runs; `experts` = each row's expert-block GB; `cold` = the share of its
+    requests that were a cold replica's first); a term whose column is all 0 is 0."""
     has_experts = any(value > 0 for value in experts)
     has_cold = any(value > 0 for value in cold)
-    if has_experts or has_cold:
-        columns = [counts] + [experts] * has_experts + [cold] * has_cold
-        solution = iter(weighted_nnls(columns, residual, weights))
-        fixed = next(solution)
-        return (fixed, next(solution) if has_experts else 0.0,
-                next(solution) if has_cold else 0.0)
-    top = sum(r * c * w for r, c, w in zip(residual, counts, weights, strict=True))
-    bottom = sum(c * c * w for c, w in zip(counts, weights, strict=True))
-    return max(0.0, top / bottom), 0.0, 0.0
+    columns = [counts] + [experts] * has_experts + [cold] * has_cold
+    solution = iter(robust_nnls(columns, residual, weights))
+    fixed = max(0.0, next(solution))
+    return (fixed, next(solution) if has_experts else 0.0,
+            next(solution) if has_cold else 0.0)
 
 
 def fit(rows: Sequence[Case] | None = None,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from . import frameworks, serving_band, training_speed
 from .calibration import (
+    MEDIAN_TARGET,
     MIN_FAMILY_POINTS,
     PHASE_FIELDS,
     Case,
@@ -170,7 +171,7 @@ class FamilyStats:
     by_load: Mapping[str, tuple[int, float]] = field(default_factory=dict)
 
 
-MEDIAN_TARGET, P90_TARGET = 0.10, 0.25
+P90_TARGET = 0.25
 COVERAGE_TARGET = (0.70, 0.90)
 
 

@@ -70,14 +70,43 @@ def test_prefill_fixed_terms_recover_a_per_expert_latency() -> None:
     weights = [1.0 / r**2 for r in residual]
     fixed, per_expert, _ = calibration._fixed_terms(ones, experts, [0.0] * 5, residual, weights)
     assert fixed == pytest.approx(0.05) and per_expert == pytest.approx(0.001)
-    # dense rows only: t_expert is 0, t_fixed the weighted mean of the residuals
+    # dense rows only: t_expert is 0, t_fixed the residuals' weighted mean under Huber's loss
+    # (k = 0.1): at m the first row is 0.1 - m off (weight 1), the second √3 · (0.3 - m); past
+    # k the first pulls with -k, so -0.1 + 3 (0.3 - m) = 0: m = 4/15, where |0.1 - m| = 0.167 > k
+    # and √3 · |0.3 - m| = 0.058 <= k (least squares would give the mean 0.25)
     fixed, per_expert, first = calibration._fixed_terms([1.0, 1.0], [0.0, 0.0], [0.0, 0.0],
                                                         [0.1, 0.3], [1.0, 3.0])
-    assert (fixed, per_expert, first) == (pytest.approx(0.25), 0.0, 0.0)
+    assert (fixed, per_expert, first) == (pytest.approx(4 / 15, rel=1e-5), 0.0, 0.0)
     # never negative: residuals that fall with the expert count give t_expert = 0
     fixed, per_expert, _ = calibration._fixed_terms([1.0] * 3, [0.0, 10.0, 20.0], [0.0] * 3,
                                                     [0.3, 0.2, 0.1], [1.0, 1.0, 1.0])
     assert per_expert == 0.0 and fixed == pytest.approx(0.2)
+
+
+def test_huber_loss_is_squared_within_the_median_target_and_linear_beyond() -> None:
+    assert calibration.HUBER_RELATIVE == calibration_cv.MEDIAN_TARGET == 0.10
+    assert calibration.huber_loss(0.05) == pytest.approx(0.0025)
+    assert calibration.huber_loss(-0.1) == pytest.approx(0.01)
+    # 2k|r| - k²: 0.2 · 0.3 - 0.01
+    assert calibration.huber_loss(0.3) == pytest.approx(0.05)
+    assert calibration.huber_loss(-0.3) == pytest.approx(0.05)
+
+
+def test_robust_fit_bounds_the_pull_of_a_row_far_off_the_rest() -> None:
+    # four rows of y = 2x and a fifth 50 % high (15 for 10); weights 1/y² (relative errors).
+    # Least squares: b = Σ(x/y) / Σ(x/y)² = (4 · 1/2 + 1/3) / (4 · 1/4 + 1/9) = 2.1.
+    # Huber (k = 0.1): the four sit at r = (2 - b)/2 within k, the fifth beyond it pulls with k
+    # at √w · x = 1/3: 4 · (2 - b)/2 · 1/2 + 0.1/3 = 0, so b = 2 + 1/30
+    column, target = [1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.0, 6.0, 8.0, 15.0]
+    weights = [1.0 / y**2 for y in target]
+    assert calibration.weighted_nnls([column], target, weights)[0] == pytest.approx(2.1)
+    assert calibration.robust_nnls([column], target, weights)[0] == pytest.approx(2 + 1 / 30,
+                                                                                  rel=1e-6)
+    # rows all within k: the same as least squares
+    near = [2.0, 4.1, 6.0, 7.9, 10.0]
+    close = [1.0 / y**2 for y in near]
+    assert calibration.robust_nnls([column], near, close) == pytest.approx(
+        calibration.weighted_nnls([column], near, close))
 
 
 def test_prefill_fixed_latency_is_paid_once_per_pass() -> None:
@@ -137,11 +166,18 @@ def test_a_framework_keeps_its_groups_ramp_unless_its_prompts_shape_one() -> Non
     for (framework, group), efficiency in fitted.framework_groups.items():
         own = [c for c in rows if c.group == group and c.framework.id == framework]
         sizes = calibration.ramp_sizes(_prefill_passes(own, fitted, framework, group))
+        # refitted from a T_half its group does not have: a framework that may not shape its
+        # own ramp keeps it; one that may picks its own from the grid
+        start = replace(efficiency, prefill_half_tokens=4096.0)
+        steps = {framework: fitted.steps.get((framework, group), 0.0)}
+        refitted = calibration._fit_prefill(own, start, steps, group_ramp=True)
         if sizes < calibration.MIN_RAMP_SIZES:
             assert efficiency.prefill_half_tokens == fitted.groups[group].prefill_half_tokens
+            assert refitted.prefill_half_tokens == 4096.0
             kept += 1
-        elif efficiency.prefill_half_tokens != fitted.groups[group].prefill_half_tokens:
-            fitted_own += 1
+        else:
+            assert refitted.prefill_half_tokens in calibration.HALF_TOKENS_GRID
+            fitted_own += refitted.prefill_half_tokens != 4096.0
     assert kept >= 1 and fitted_own >= 1
     tgi = fitted.framework_groups[("tgi-neuron", "neuron-v2")]
     assert tgi.prefill_half_tokens == fitted.groups["neuron-v2"].prefill_half_tokens
