@@ -713,52 +713,72 @@ so the traffic looks right, and what makes top-1 Llama 4's blocks slower per GB 
 on Trn2) is not found (its shared expert and early affinity modulation; optimum-neuron's moe.py
 passes ExpertMLPs no dtype, normalize_top_k_affinities and a capacity factor).
 
-Stop 38 (issue 15): a robust fit. Every fit (the decode NNLS, the prefill's t_fixed / t_GB /
-t_first at each grid point and the choice between grid points, a fallback group's step costs, the
-alternation's best set) weighs a row by its relative error under Huber's loss at k =
-HUBER_RELATIVE = the median target, 0.10: squared within +-10 %, 2k|r| - k^2 beyond, by
-iteratively reweighted least squares (robust_nnls: a row with |r| > k refitted at weight w k/|r|
-until the weights settle). Least squares let one source far off the rest (the 2024-04 TGI Mistral
-results of an older release, transformers-neuronx 2.18's batch-8 long prompts) pull a group's
-constants toward it, and the other sources' predictions with them. Left out, median/p90 |error|:
-Inf2 TGI prefill 30.2/75.0 -> 17.4/71.5 %, decode 20.8/31.2 -> 22.2/38.4 %, throughput
-21.0/85.2 -> 22.1/76.7 %; Inf2 transformers-neuronx prefill 26.6/64.0 -> 21.5/56.3 %; Trn1 TGI
-prefill 8.4/16.0 -> 1.1/12.1 %, throughput 7.4/13.5 -> 4.5/12.6 % (meet, as before); H100
-TensorRT-LLM prefill 18.7/39.5 -> 16.6/39.2 %, throughput 10.0/40.6 -> 9.2/40.9 %, decode
-10.0/36.3 -> 10.0/39.4 %; H200 prefill 18.4/38.2 -> 17.4/36.9 %; Trn2 vLLM decode 18.2/29.4 ->
-17.4/30.4 %, prefill 17.3/41.8 -> 15.9/45.0 %, throughput 13.1/28.1 -> 11.4/26.9 %; Trn1 vLLM
-prefill 28.8/50.6 -> 33.7/50.5 %, throughput 4.1/65.4 -> 4.1/91.3 % (its Qwen3-30B rows, which
-the Llama rows no longer bend toward); the same 9 families meet; coverage 74.6 -> 76.6 %; mean
-|log(estimate/measurement)| 0.1928 -> 0.1891, within 10 %: 334 -> 347, within 25 %: 585 -> 600 of
-790. The stored constants move little (NeuronCore-v2 pooled eta_comp 0.32 -> 0.26 with T_half 256
--> 0, TGI's t_fixed 0.138 -> 0.209 s, transformers-neuronx eta_mem 0.505 -> 0.523). The threshold
-is the median target; other thresholds were scored too, and are reported rather than chosen by
-their scores: k = 0.15 mean 0.1885 (within 10/25 %: 341/597), 0.20 0.1898 (338/592), 0.30 0.1924
-(339/591); k = 1.345 x the residuals' MAD scale (the textbook choice): 0.1910 (333/593) at twice
-the fitting time. A fit takes about 3 s instead of 1.5 s (the cross-validation 125 s instead of
-70 s). Tried and not kept: (a) a framework's own set fitting only as many decode terms as its rows
-have distinct configurations (model, instance, TP) less one, the rest held at its group's:
-mean 0.1928 -> 0.1934 (eta, step, hops, expert order) / 0.1951 (hops before step), Trn1 vLLM
-decode 8.6/51.8 -> 11.8/49.9 %. (b) A prefill latency per layer beside (or instead of) the one per
-pass (deeper models pay more kernel and synchronisation overhead per pass): Trn2 vLLM prefill
-17.3/41.8 -> 12.2/33.0 %, throughput 13.1/28.1 -> 8.8/27.5 %, within 10 %: 334 -> 347, mean
-0.1928 -> 0.1912 with both terms, but Trn1 TGI prefill 8.4/16.0 -> 4.4/31.4 % (no longer meets),
-L40S prefill 7.8/10.6 -> 25.9/37.4 %, within 25 %: 585 -> 577; the Bayesian information criterion
-accepts the term in every group, so nothing in the fitted data picks Trainium2 alone, and picking
-it by the scores would be tuning. (c) A latency per MoE prefill block (NxD's N blocks per MoE
-layer) beside t_GB: mean 0.1982, Trn1 vLLM prefill p90 50.6 -> 248.9 % (one model's blocks
-extrapolated to the other's); instead of t_GB: mean 0.2144.
+Stop 38 (issue 15): a robust fit. Every fit of the serving constants (the decode NNLS, the
+prefill's t_fixed / t_GB / t_first at each grid point and the choice between grid points, a
+fallback group's step costs, the alternation's best set) weighs a row by its relative error under
+Huber's loss at k = HUBER_RELATIVE, tied to the median target MEDIAN_TARGET = 0.10: squared within
++-10 %, 2k|r| - k^2 beyond (calc.calibration.huber_loss). robust_nnls minimises it over
+non-negative coefficients from least squares on: Newton's step for the current split of the rows
+(the rows within k in the normal equations, each row beyond a constant pull k sign(r) sqrt(w)),
+taken whole when it lowers the loss, else at the lowest point along it (exact: the loss's slope
+is piecewise linear along a line), else the reweighted step (w k/|r| beyond k), until no step
+lowers the loss. (A first version, committed as 5197e12, stopped after 8 reweighted passes, which
+63 % of the calls reached before their weights settled; a helper's review.) On 300 random
+problems it reaches the same loss as 300 reweighted passes, and no small non-negative change of
+its result lowers the loss except on 2 with fewer rows than columns. weighted_nnls now also gives
+0 to a column that no weighted row touches (it used to drop the last column when the normal
+matrix was singular) and sums with math.sumprod. Least squares let one source far off the rest
+(the 2024-04 TGI Mistral results of an older release, transformers-neuronx 2.18's batch-8 long
+prompts) pull a group's constants, and with them the other sources' predictions. In-sample with
+the stored constants 57 % of the TTFT rows and 38 % of the TPOT rows lie beyond k, so the prefill
+fit is nearer a least-absolute-relative-error fit than least squares with a few rows
+down-weighted. Left out, median/p90 |error| (least squares -> Huber): Inf2 TGI prefill 30.2/75.0
+-> 17.4/71.5 %, decode 20.8/31.2 -> 22.2/38.4 %, throughput 21.0/85.2 -> 24.3/76.7 %; Inf2
+transformers-neuronx prefill 26.6/64.0 -> 21.5/56.3 %; Trn1 transformers-neuronx prefill
+17.1/68.1 -> 18.7/68.0 %; Trn1 TGI decode 5.1/15.4 -> 6.1/17.0 %, prefill 8.4/16.0 -> 1.1/12.1 %,
+throughput 7.4/13.5 -> 4.5/12.6 % (all meet, as before); H100 TensorRT-LLM prefill 18.7/39.5 ->
+16.6/39.2 %, throughput 10.0/40.6 -> 9.2/40.9 %, decode 10.0/36.3 -> 10.0/39.4 %; H200 decode
+17.4/33.7 -> 17.7/35.3 %, prefill 18.4/38.2 -> 17.4/36.9 %, throughput 11.2/31.7 -> 11.0/31.1 %;
+Trn2 vLLM decode 18.2/29.4 -> 17.4/30.4 %, prefill 17.3/41.8 -> 15.9/45.0 %, throughput 13.1/28.1
+-> 11.4/26.9 %; Trn1 vLLM decode 8.6/51.8 -> 8.6/52.3 %, prefill 28.8/50.6 -> 32.3/50.6 %,
+throughput 4.1/65.4 -> 4.1/68.6 %; the same 9 families meet; coverage 74.6 -> 76.5 %; mean
+|log(estimate/measurement)| 0.1928 -> 0.1884, within 10 %: 334 -> 347, within 25 %: 585 -> 600 of
+790. Stored constants that moved (least squares -> Huber): NeuronCore-v2 pooled eta_comp 0.32 ->
+0.26, T_half 256 -> 0 (also in the TGI and vLLM sets, which keep the group's), t_fixed 7.8 ->
+18.7 ms, t_first 0.449 -> 0.187 s, t_GB 0.082 -> 0.097 s/GB, eta_mem 0.472 -> 0.497; TGI's
+t_fixed 0.138 -> 0.209 s; transformers-neuronx eta_mem 0.505 -> 0.523, step 3.27 -> 2.82 ms; vLLM
+on NeuronCore-v2 t_GB 0.081 -> 0.090 s/GB; GPU pooled t_fixed 1.31 -> 0.02 ms, eta_comp 0.64 ->
+0.59; TensorRT-LLM step 2.31 -> 2.63 ms; Trn2 t_fixed 34.1 -> 27.7 ms. How k was chosen: k = 0.15
+and 0.30 were scored first, then 0.10 and 0.20, then the textbook scale-free choice, 1.345 x
+1.4826 x the median |r| of the fit's own residuals (k from the data, recomputed each pass); k was
+then set to the median target rather than to the best score, and all are reported (with the
+8-pass fitter): k = 0.10 mean 0.1890 (within 10/25 %: 347/600), 0.15 0.1885 (341/597), 0.20
+0.1898 (338/592), 0.30 0.1924 (339/591), MAD-scaled 0.1910 (333/593) at twice the fitting time.
+Changing MEDIAN_TARGET refits (a test pins the tie). A fit takes about 3.5 s instead of 1.5 s. Tried and not kept, each
+scored against least squares (mean 0.1928): (a) a framework's own set fitting only as many decode
+terms as its rows have distinct configurations (model, instance, TP) less one, the rest held at
+its group's: mean 0.1934 (order eta, step, hops, expert) / 0.1951 (hops before step), Trn1 vLLM
+decode 8.6/51.8 -> 11.8/49.9 %. (b) A prefill latency per layer beside the one per pass (deeper
+models pay more kernel and synchronisation overhead per pass; the issue names per-layer fixed
+latency): Trn2 vLLM prefill 17.3/41.8 -> 12.2/33.0 %, throughput 13.1/28.1 -> 8.8/27.5 %, mean
+0.1912, within 10 %: 347, but Trn1 TGI prefill 8.4/16.0 -> 4.4/31.4 % (no longer meets), L40S
+prefill 7.8/10.6 -> 25.9/37.4 %, within 25 %: 577; instead of the one per pass: mean 0.1941. The
+Bayesian information criterion accepts the term in every group, so nothing in the fitted data
+picks Trainium2 alone, and picking it by the scores would be tuning. Again on top of Huber: mean
+0.1891 -> 0.1910, within 25 % 600 -> 582, Trn1 TGI prefill p90 12.1 -> 26.4 %. (c) A latency per
+MoE prefill block (NxD's N blocks per MoE layer) beside t_GB: mean 0.1982, Trn1 vLLM prefill p90
+50.6 -> 248.9 % (one model's blocks extrapolated to the other's); instead of t_GB: mean 0.2144.
 
 Report (generated by --write):
 <!-- report:start -->
-gpu: decode_memory_efficiency=1 collective_hop_latency_s=0 prefill_compute_efficiency=0.59 prefill_fixed_latency_s=1.928e-05 prefill_half_tokens=256 prefill_expert_s_per_gb=0 decode_expert_extra=0 decode_expert_matmul_ns=0 custom_allreduce_step_s=3.465e-05 first_request_extra_s=0
-neuron-v2: decode_memory_efficiency=0.4972 collective_hop_latency_s=1.381e-06 prefill_compute_efficiency=0.26 prefill_fixed_latency_s=0.0187 prefill_half_tokens=0 prefill_expert_s_per_gb=0.09673 decode_expert_extra=0 decode_expert_matmul_ns=61.45 custom_allreduce_step_s=0 first_request_extra_s=0.1871
-trainium2: decode_memory_efficiency=1 collective_hop_latency_s=3.622e-06 prefill_compute_efficiency=0.68 prefill_fixed_latency_s=0.0278 prefill_half_tokens=0 prefill_expert_s_per_gb=0.04711 decode_expert_extra=0 decode_expert_matmul_ns=52.09 custom_allreduce_step_s=0 first_request_extra_s=0
+gpu: decode_memory_efficiency=1 collective_hop_latency_s=0 prefill_compute_efficiency=0.59 prefill_fixed_latency_s=1.911e-05 prefill_half_tokens=256 prefill_expert_s_per_gb=0 decode_expert_extra=0 decode_expert_matmul_ns=0 custom_allreduce_step_s=3.466e-05 first_request_extra_s=0
+neuron-v2: decode_memory_efficiency=0.4972 collective_hop_latency_s=1.381e-06 prefill_compute_efficiency=0.26 prefill_fixed_latency_s=0.01871 prefill_half_tokens=0 prefill_expert_s_per_gb=0.09682 decode_expert_extra=0 decode_expert_matmul_ns=61.45 custom_allreduce_step_s=0 first_request_extra_s=0.1871
+trainium2: decode_memory_efficiency=1 collective_hop_latency_s=3.622e-06 prefill_compute_efficiency=0.68 prefill_fixed_latency_s=0.02773 prefill_half_tokens=0 prefill_expert_s_per_gb=0.04717 decode_expert_extra=0 decode_expert_matmul_ns=52.09 custom_allreduce_step_s=0 first_request_extra_s=0
 tensorrt-llm on gpu: decode_memory_efficiency=1 collective_hop_latency_s=0 prefill_compute_efficiency=0.58 prefill_fixed_latency_s=0 prefill_half_tokens=256 prefill_expert_s_per_gb=0 decode_expert_extra=0 decode_expert_matmul_ns=0 custom_allreduce_step_s=3.593e-05 first_request_extra_s=0
 tgi-neuron on neuron-v2: decode_memory_efficiency=0.4335 collective_hop_latency_s=0 prefill_compute_efficiency=0.37 prefill_fixed_latency_s=0.2087 prefill_half_tokens=0 prefill_expert_s_per_gb=0 decode_expert_extra=0 decode_expert_matmul_ns=0 custom_allreduce_step_s=0 first_request_extra_s=0
-transformers-neuronx on neuron-v2: decode_memory_efficiency=0.5228 collective_hop_latency_s=2.79e-06 prefill_compute_efficiency=0.19 prefill_fixed_latency_s=0.01321 prefill_half_tokens=0 prefill_expert_s_per_gb=0 decode_expert_extra=0 decode_expert_matmul_ns=0 custom_allreduce_step_s=0 first_request_extra_s=0
-vllm-neuron on neuron-v2: decode_memory_efficiency=1 collective_hop_latency_s=0 prefill_compute_efficiency=1 prefill_fixed_latency_s=0.1187 prefill_half_tokens=0 prefill_expert_s_per_gb=0.08981 decode_expert_extra=0 decode_expert_matmul_ns=26.46 custom_allreduce_step_s=0 first_request_extra_s=1.132
-vllm-neuron on trainium2: decode_memory_efficiency=1 collective_hop_latency_s=3.622e-06 prefill_compute_efficiency=0.68 prefill_fixed_latency_s=0.0278 prefill_half_tokens=0 prefill_expert_s_per_gb=0.04711 decode_expert_extra=0 decode_expert_matmul_ns=52.09 custom_allreduce_step_s=0 first_request_extra_s=0
+transformers-neuronx on neuron-v2: decode_memory_efficiency=0.5228 collective_hop_latency_s=2.79e-06 prefill_compute_efficiency=0.19 prefill_fixed_latency_s=0.01322 prefill_half_tokens=0 prefill_expert_s_per_gb=0 decode_expert_extra=0 decode_expert_matmul_ns=0 custom_allreduce_step_s=0 first_request_extra_s=0
+vllm-neuron on neuron-v2: decode_memory_efficiency=1 collective_hop_latency_s=0 prefill_compute_efficiency=1 prefill_fixed_latency_s=0.1187 prefill_half_tokens=0 prefill_expert_s_per_gb=0.09046 decode_expert_extra=0 decode_expert_matmul_ns=26.46 custom_allreduce_step_s=0 first_request_extra_s=1.131
+vllm-neuron on trainium2: decode_memory_efficiency=1 collective_hop_latency_s=3.622e-06 prefill_compute_efficiency=0.68 prefill_fixed_latency_s=0.02773 prefill_half_tokens=0 prefill_expert_s_per_gb=0.04716 decode_expert_extra=0 decode_expert_matmul_ns=52.09 custom_allreduce_step_s=0 first_request_extra_s=0
 step cost fastertransformer on gpu: 0.005123 s
 step cost tensorrt-llm on gpu: 0.002633 s
 step cost tgi-neuron on neuron-v2: 0 s
@@ -774,12 +794,12 @@ training efficiency nxd-training on neuron-v2: 0.4026
 family (chip/framework/phase)                           n src  median     p90   cover  status   median one-step (n) / loaded (n)
 inferentia2/tgi-neuron/decode                          18   7  22.2%  38.4%  66.7%  misses   20.2% (8) /  26.7% (10)
 inferentia2/tgi-neuron/prefill                         18   7  17.4%  71.5%  72.2%  misses   10.7% (8) /  27.1% (10)
-inferentia2/tgi-neuron/throughput                      16   7  22.1%  76.7%  56.2%  misses   16.9% (8) /  42.2% (8)
+inferentia2/tgi-neuron/throughput                      16   7  24.3%  76.7%  56.2%  misses   19.8% (8) /  42.3% (8)
 inferentia2/transformers-neuronx/decode                41   2   4.6%  21.5%  65.9%  meets     4.6% (41) /      -
 inferentia2/transformers-neuronx/prefill               41   2  21.5%  56.3%  70.7%  misses   21.5% (41) /      -
 inferentia2/transformers-neuronx/throughput            41   2   5.6%  20.5%  70.7%  meets     5.6% (41) /      -
 inferentia2/vllm-neuron/decode                          5   2   8.1%  27.9%  80.0%  misses    5.3% (2) /  17.8% (3)
-inferentia2/vllm-neuron/prefill                         5   2  16.8%  28.9% 100.0%  misses    5.5% (2) /  25.2% (3)
+inferentia2/vllm-neuron/prefill                         5   2  16.8%  28.9% 100.0%  misses    5.6% (2) /  25.2% (3)
 inferentia2/vllm-neuron/throughput                      4   2  10.2%  19.2% 100.0%  thin      4.9% (2) /  17.7% (2)
 nvidia-a100-40gb/fastertransformer/decode               2   1  14.9%  17.6% 100.0%  thin     14.9% (2) /      -
 nvidia-a100-40gb/fastertransformer/prefill              2   1  55.3%  74.8%   0.0%  thin     55.3% (2) /      -
@@ -801,14 +821,14 @@ trainium/tgi-neuron/throughput                          8   3   4.5%  12.6%  87.
 trainium/transformers-neuronx/decode                   31   2   6.2%  12.9%  93.5%  meets     6.2% (31) /      -
 trainium/transformers-neuronx/prefill                  31   2  18.7%  68.0%  64.5%  misses   18.7% (31) /      -
 trainium/transformers-neuronx/throughput               31   2   5.3%  15.0%  67.7%  meets     5.3% (31) /      -
-trainium/vllm-neuron/decode                            15   3   8.6%  54.5%  66.7%  misses    4.8% (5) /   8.8% (10)
-trainium/vllm-neuron/prefill                           15   3  33.7%  50.5%  80.0%  misses   26.4% (5) /  35.0% (10)
-trainium/vllm-neuron/throughput                        10   3   4.1%  91.3%  60.0%  misses    4.2% (5) /   0.5% (5)
+trainium/vllm-neuron/decode                            15   3   8.6%  52.3%  60.0%  misses    4.8% (5) /   8.8% (10)
+trainium/vllm-neuron/prefill                           15   3  32.3%  50.6%  80.0%  misses   26.4% (5) /  35.6% (10)
+trainium/vllm-neuron/throughput                        10   3   4.1%  68.6%  60.0%  misses    4.2% (5) /   0.5% (5)
 trainium2/vllm-neuron/decode                           20   8  17.4%  30.4%  75.0%  misses    6.3% (8) /  21.1% (12)
-trainium2/vllm-neuron/prefill                          20   8  15.9%  45.0%  75.0%  misses   15.9% (8) /  15.9% (12)
+trainium2/vllm-neuron/prefill                          20   8  15.9%  45.0%  75.0%  misses   15.8% (8) /  15.9% (12)
 trainium2/vllm-neuron/throughput                       14   8  11.4%  26.9%  78.6%  misses    5.6% (8) /  23.7% (6)
 
-points 790; 80 % band coverage on left-out sources, all points:  76.6%
+points 790; 80 % band coverage on left-out sources, all points:  76.5%
 <!-- report:end -->
 """
 
@@ -960,11 +980,11 @@ def _set_record(block: str, value: float, fitted_on: list[str]) -> str:
 
 
 GROUP_NOTES = {
-    "decode_expert_extra": "Extra decode time of the routed experts' weights on GPU, as a multiple of their ideal streaming time (routed-expert bytes per core / peak bandwidth per core, the E · (1 − (1 − k/E)^B) experts touched by the batch): a decode step adds x × that time on top of the roofline, so the experts stream at an effective 1 / (1/η_mem + x) of peak. Fitted with the group's decode constants by weighted non-negative least squares under Huber's loss on its TPOT rows; 0 for a dense model and where the group's MoE rows do not need it. On Neuron the routed experts' extra cost is decode_expert_matmul_ns instead (per matmul instruction), and this is 0.",
-    "decode_expert_matmul_ns": "Decode time in nanoseconds per matmul instruction of the routed experts (Neuron): n = Σ over MoE layers of the experts a step loads × ⌈h/128⌉ × (⌈2f/t/128⌉ + ⌈f/t/128⌉), the gate/up and down projections of each loaded expert in 128 × 128 tiles of the NeuronCore Tensor Engine, per core; NxD's MoE layer loads every expert when B·k ≥ E (forward_all_experts), else B·k experts, one per token and choice (forward_selective_loading; aws-neuron/neuronx-distributed modules/moe/expert_mlps_v2.py forward, DEFAULT_SELECTIVE_LOADING_THRESHOLD = 1.0). Fitted with the group's decode constants by weighted non-negative least squares under Huber's loss on its TPOT rows; 0 for a dense model and on GPU (where decode_expert_extra stands for the experts instead). Not a published figure: it stands for the fixed cost of many small matmuls (e.g. optimum-neuron vLLM on Trn2: Qwen3-30B-A3B, 128 experts of width 768 at tp 4, takes 56 ms per output token with one request in flight, about 2.5 times what its streamed bytes take at peak bandwidth).",
-    "custom_allreduce_step_s": "Latency per step of a framework's own NVLink all-reduce kernels (TensorRT-LLM's one-shot, vLLM's one- and two-stage custom all-reduce: calc/collectives.py says which message takes which), apart from collective_hop_latency_s, the per-step latency of the collective library's ring all-reduce (NCCL, Neuron collectives). 2 all-reduces per layer; one-shot 1 step, two-stage 2. Fitted with the decode constants by weighted non-negative least squares under Huber's loss on the TPOT rows of the frameworks that run such kernels; 0 on Neuron and where no row uses them. Not a published figure.",
-    "first_request_extra_s": "Extra time a replica's first requests take when its server was started without a warm-up (seconds per replica): a benchmark run whose means include them (measurement fields cold_replicas and run_requests) measures a mean TTFT higher by cold_replicas / run_requests × this. Fitted with the prefill constants by weighted non-negative least squares under Huber's loss on the TTFT rows of this set; 0 where none of its rows includes a cold start (not fitted: the term has no row to set it). Not a published figure (source fw-optimum-neuron-no-warmup for why such rows exist). Used only to score those rows: the calculators estimate a warm server, so no estimate adds it.",
-    "prefill_expert_s_per_gb": "Prefill time per GB that a mixture-of-experts prefill's expert blocks move (G = Σ over MoE layers of N blocks × (one expert's weight bytes / t + token rows × h × 2 B), N = min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) blocks of 512 token rows for T prompt tokens: the worst-case block count of NxD's blockwise MoE, aws-neuron/neuronx-distributed modules/moe/expert_mlps_v2.py forward_blockwise, DEFAULT_BLOCK_SIZE = 512 in model_utils.py; 0 for a dense model), fitted with prefill_fixed_latency_s by weighted non-negative least squares under Huber's loss on this group's TTFT rows. Not a published figure: 1 / this value is the effective rate at which the blocks run, far below HBM bandwidth (the block loop is bound by its data movement per block, not by FLOPs). 0 where the group's MoE rows do not need it.",
+    "decode_expert_extra": "Extra decode time of the routed experts' weights on GPU, as a multiple of their ideal streaming time (routed-expert bytes per core / peak bandwidth per core, the E · (1 − (1 − k/E)^B) experts touched by the batch): a decode step adds x × that time on top of the roofline, so the experts stream at an effective 1 / (1/η_mem + x) of peak. Fitted with the group's decode constants by non-negative fit under Huber's loss (calc.calibration.robust_nnls) on its TPOT rows; 0 for a dense model and where the group's MoE rows do not need it. On Neuron the routed experts' extra cost is decode_expert_matmul_ns instead (per matmul instruction), and this is 0.",
+    "decode_expert_matmul_ns": "Decode time in nanoseconds per matmul instruction of the routed experts (Neuron): n = Σ over MoE layers of the experts a step loads × ⌈h/128⌉ × (⌈2f/t/128⌉ + ⌈f/t/128⌉), the gate/up and down projections of each loaded expert in 128 × 128 tiles of the NeuronCore Tensor Engine, per core; NxD's MoE layer loads every expert when B·k ≥ E (forward_all_experts), else B·k experts, one per token and choice (forward_selective_loading; aws-neuron/neuronx-distributed modules/moe/expert_mlps_v2.py forward, DEFAULT_SELECTIVE_LOADING_THRESHOLD = 1.0). Fitted with the group's decode constants by non-negative fit under Huber's loss (calc.calibration.robust_nnls) on its TPOT rows; 0 for a dense model and on GPU (where decode_expert_extra stands for the experts instead). Not a published figure: it stands for the fixed cost of many small matmuls (e.g. optimum-neuron vLLM on Trn2: Qwen3-30B-A3B, 128 experts of width 768 at tp 4, takes 56 ms per output token with one request in flight, about 2.5 times what its streamed bytes take at peak bandwidth).",
+    "custom_allreduce_step_s": "Latency per step of a framework's own NVLink all-reduce kernels (TensorRT-LLM's one-shot, vLLM's one- and two-stage custom all-reduce: calc/collectives.py says which message takes which), apart from collective_hop_latency_s, the per-step latency of the collective library's ring all-reduce (NCCL, Neuron collectives). 2 all-reduces per layer; one-shot 1 step, two-stage 2. Fitted with the decode constants by non-negative fit under Huber's loss (calc.calibration.robust_nnls) on the TPOT rows of the frameworks that run such kernels; 0 on Neuron and where no row uses them. Not a published figure.",
+    "first_request_extra_s": "Extra time a replica's first requests take when its server was started without a warm-up (seconds per replica): a benchmark run whose means include them (measurement fields cold_replicas and run_requests) measures a mean TTFT higher by cold_replicas / run_requests × this. Fitted with the prefill constants by non-negative fit under Huber's loss (calc.calibration.robust_nnls) on the TTFT rows of this set; 0 where none of its rows includes a cold start (not fitted: the term has no row to set it). Not a published figure (source fw-optimum-neuron-no-warmup for why such rows exist). Used only to score those rows: the calculators estimate a warm server, so no estimate adds it.",
+    "prefill_expert_s_per_gb": "Prefill time per GB that a mixture-of-experts prefill's expert blocks move (G = Σ over MoE layers of N blocks × (one expert's weight bytes / t + token rows × h × 2 B), N = min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) blocks of 512 token rows for T prompt tokens: the worst-case block count of NxD's blockwise MoE, aws-neuron/neuronx-distributed modules/moe/expert_mlps_v2.py forward_blockwise, DEFAULT_BLOCK_SIZE = 512 in model_utils.py; 0 for a dense model), fitted with prefill_fixed_latency_s by non-negative fit under Huber's loss (calc.calibration.robust_nnls) on this group's TTFT rows. Not a published figure: 1 / this value is the effective rate at which the blocks run, far below HBM bandwidth (the block loop is bound by its data movement per block, not by FLOPs). 0 where the group's MoE rows do not need it.",
 }
 
 

@@ -87,7 +87,7 @@ MEDIAN_TARGET = 0.10   # the median |error| every family should reach (calibrati
 # release, an unmodelled setting) cannot drag a group's constants; the threshold is the median
 # error the calibration targets
 HUBER_RELATIVE = MEDIAN_TARGET
-ROBUST_PASSES = 8      # reweighted least-squares passes at most, until the weights settle
+ROBUST_PASSES = 50     # robust_nnls passes at most (it stops when no step lowers the loss)
 PHASE_FIELDS: dict[str, str] = {"decode": "tpot_s", "prefill": "ttft_s",
                                 "throughput": "output_tokens_per_s", "training": "tokens_per_s"}
 FIELD_PHASES = {field: phase for phase, field in PHASE_FIELDS.items()}
@@ -506,37 +506,111 @@ def huber_loss(relative: float) -> float:
 
 def robust_nnls(columns: list[list[float]], target: list[float],
                 weights: list[float]) -> list[float]:
-    """weighted_nnls under Huber's loss (iteratively reweighted least squares): `weights` are
-    1 / measurement², so √w · |residual| is a row's relative error r; a row with |r| > k is
-    refitted at weight w · k / |r|, until the weights settle (ROBUST_PASSES at most)."""
-    solution = weighted_nnls(columns, target, weights)
+    """The coefficients ≥ 0 that minimise Σ huber_loss(√w · (target − fit)) (`weights` are
+    1 / measurement², so √w · residual is a row's relative error r), from least squares on.
+    Huber's loss is quadratic for |r| <= k and linear beyond, so for a given split of the rows
+    (within k, or beyond it on one side) its minimum solves the normal equations of the rows
+    within, each row beyond adding a constant pull k · sign(r) · √w: Newton's step. A pass takes
+    that step whole if it lowers the loss, else the lowest point along it (the loss is convex
+    along a line, its slope linear between the points where a row crosses ±k), else the
+    reweighted step (rows beyond k at weight w · k / |r|, which never raises the loss); the
+    passes stop when none lowers it (at most ROBUST_PASSES). Where no row within k fixes a
+    coefficient, the row nearest to k joins them for the step (at the minimum some row sits on
+    the boundary, the loss being linear between)."""
     roots = [math.sqrt(weight) for weight in weights]
-    current = list(weights)
-    for _ in range(ROBUST_PASSES):
+
+    def relative(solution: list[float]) -> list[float]:
         predicted = [0.0] * len(target)
         for column, coefficient in zip(columns, solution, strict=True):
             if coefficient:
                 predicted = [p + coefficient * x for p, x in zip(predicted, column, strict=True)]
-        robust = []
-        for value, guess, weight, root in zip(target, predicted, weights, roots, strict=True):
-            size = abs(value - guess) * root
-            robust.append(weight if size <= HUBER_RELATIVE else weight * HUBER_RELATIVE / size)
-        if all(abs(a - b) <= 1e-6 * max(a, b) for a, b in zip(robust, current, strict=True)):
-            break
-        current = robust
-        solution = weighted_nnls(columns, target, current)
+        return [(value - guess) * root
+                for value, guess, root in zip(target, predicted, roots, strict=True)]
+
+    def loss(errors: list[float]) -> float:   # Σ huber_loss, inlined (the hot loop)
+        total = 0.0
+        for error in errors:
+            size = abs(error)
+            total += size * size if size <= HUBER_RELATIVE else (
+                2.0 * HUBER_RELATIVE * size - HUBER_RELATIVE * HUBER_RELATIVE)
+        return total
+
+    solution = weighted_nnls(columns, target, weights)
+    errors = relative(solution)
+    current = loss(errors)
+    for _ in range(ROBUST_PASSES):
+        signs = [0 if abs(r) <= HUBER_RELATIVE else (1 if r > 0 else -1) for r in errors]
+        for column in columns:    # a coefficient no row within k fixes: the nearest joins
+            if any(column) and not any(x and sign == 0 for x, sign in zip(column, signs,
+                                                                          strict=True)):
+                signs[min((abs(r), index) for index, (x, r)
+                          in enumerate(zip(column, errors, strict=True)) if x)[1]] = 0
+        within = [w if sign == 0 else 0.0 for w, sign in zip(weights, signs, strict=True)]
+        pull = [HUBER_RELATIVE * sign * root for sign, root in zip(signs, roots, strict=True)]
+        found = weighted_nnls(columns, target, within, pull)
+        found_errors = relative(found)
+        found_loss = loss(found_errors)
+        if found_loss < current - 1e-12 * current:
+            solution, errors, current = found, found_errors, found_loss
+            continue
+        newton = found
+        fraction = _line_minimum(errors, [e - f for e, f in zip(errors, found_errors,
+                                                                strict=True)])
+        found = [a + fraction * (b - a) for a, b in zip(solution, newton, strict=True)]
+        found_errors = relative(found)
+        found_loss = loss(found_errors)
+        if found_loss >= current - 1e-12 * current:
+            reweighted = [w if abs(r) <= HUBER_RELATIVE else w * HUBER_RELATIVE / abs(r)
+                          for w, r in zip(weights, errors, strict=True)]
+            found = weighted_nnls(columns, target, reweighted)
+            found_errors = relative(found)
+            found_loss = loss(found_errors)
+        if found_loss >= current - 1e-12 * current:
+            break                 # neither step lowers the loss: the minimum
+        solution, errors, current = found, found_errors, found_loss
     return solution
 
 
+def _line_minimum(errors: list[float], shift: list[float]) -> float:
+    """The fraction a in [0, 1] of a step that minimises Σ huber_loss(r − a · s) (r = the rows'
+    relative errors now, s = the step's change of them). The loss is convex in a, and its slope
+    −Σ s · ψ(r − a · s) (ψ: clipped at ±k) is linear between the fractions where some row
+    crosses ±k: find the interval where the slope turns, then its root within it."""
+    def slope(fraction: float) -> float:
+        return -sum(change * max(-HUBER_RELATIVE, min(HUBER_RELATIVE, r - fraction * change))
+                    for r, change in zip(errors, shift, strict=True))
+
+    points = sorted({0.0, 1.0} | {
+        crossing for r, change in zip(errors, shift, strict=True) if change
+        for crossing in ((r - HUBER_RELATIVE) / change, (r + HUBER_RELATIVE) / change)
+        if 0.0 < crossing < 1.0})
+    low, high = 0, len(points) - 1
+    if slope(points[low]) >= 0:
+        return 0.0                # the loss rises along the step at once
+    if slope(points[high]) <= 0:
+        return 1.0
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if slope(points[middle]) < 0 else (low, middle)
+    below, above = slope(points[low]), slope(points[high])
+    return points[low] + (points[high] - points[low]) * (-below) / (above - below)
+
+
 def weighted_nnls(columns: list[list[float]], target: list[float],
-                  weights: list[float]) -> list[float]:
+                  weights: list[float], pull: list[float] | None = None) -> list[float]:
     """Least squares with non-negative coefficients (columns with a negative coefficient are
-    dropped and the rest refitted), weights per row."""
-    active = list(range(len(columns)))
+    dropped and the rest refitted), weights per row; `pull`: a constant term per row added to
+    the normal equations' right-hand side (Σ_rows column · pull: robust_nnls's rows beyond k)."""
+    # a column no weighted row touches fixes nothing: its coefficient is 0
+    active = [i for i in range(len(columns))
+              if any(x and w for x, w in zip(columns[i], weights, strict=True))]
     while active:
         weighted = [[w * x for w, x in zip(weights, columns[i], strict=True)] for i in active]
         normal = [[math.sumprod(row, columns[j]) for j in active] for row in weighted]
         rhs = [math.sumprod(row, target) for row in weighted]
+        if pull is not None:
+            rhs = [value + math.sumprod(columns[i], pull) for value, i in zip(rhs, active,
+                                                                               strict=True)]
         solution = _solve(normal, rhs)
         if solution is None:
             active = active[:-1]
@@ -636,7 +710,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
             coefficient = dict(zip(chosen, solution, strict=True))
             if 0 < coefficient[0] < 1.0 and len(chosen) > 1:
                 # η_mem would exceed 1: hold it at 1 and refit the other terms on what is left,
-                # so the stored set is a least-squares fit with the η it will be used with
+                # so the stored set is a (Huber) fit with the η it will be used with
                 rest = chosen[1:]
                 left = [t - m for t, m in zip(target, columns[0], strict=True)]
                 refit = robust_nnls([columns[i] for i in rest], left, weights)
@@ -664,7 +738,7 @@ def _fit_group(rows: list[Case], fallback: Efficiency | None,
                 ]
                 mean = robust_nnls([[1.0] * len(residuals)], [r for r, _ in residuals],
                                    [w for _, w in residuals])[0] if residuals else 0.0
-                steps[name] = _round(max(0.0, mean))
+                steps[name] = _round(mean)
         if full:
             efficiency = _fit_prefill(rows, efficiency, steps, group_ramp=group_ramp)
         current = (*efficiency.fitted_values(), *(steps[name] for name in names))
@@ -804,7 +878,7 @@ def _fixed_terms(counts: list[float], experts: list[float], cold: list[float],
     has_cold = any(value > 0 for value in cold)
     columns = [counts] + [experts] * has_experts + [cold] * has_cold
     solution = iter(robust_nnls(columns, residual, weights))
-    fixed = max(0.0, next(solution))
+    fixed = next(solution)
     return (fixed, next(solution) if has_experts else 0.0,
             next(solution) if has_cold else 0.0)
 

@@ -8,6 +8,8 @@ from functools import cache
 
 import pytest
 from calc_helpers import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calc import calibration, calibration_cv, data, frameworks, serving, serving_band
 from calc.calibration import Constants
@@ -109,13 +111,47 @@ def test_robust_fit_bounds_the_pull_of_a_row_far_off_the_rest() -> None:
         calibration.weighted_nnls([column], near, close))
 
 
+def _huber_total(columns: list[list[float]], target: list[float], weights: list[float],
+                 coefficients: list[float]) -> float:
+    return sum(calibration.huber_loss(math.sqrt(w) * (t - sum(c[i] * b for c, b in zip(
+        columns, coefficients, strict=True)))) for i, (t, w) in enumerate(zip(target, weights,
+                                                                              strict=True)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=3).flatmap(lambda m: st.tuples(
+    st.lists(st.lists(st.floats(0.0, 10.0), min_size=m, max_size=m), min_size=3 * m,
+             max_size=24),
+    st.lists(st.floats(0.0, 2.0), min_size=m, max_size=m),
+    st.lists(st.floats(-0.5, 0.5), min_size=24, max_size=24))))
+def test_robust_fit_is_a_minimum_of_the_huber_loss(
+        problem: tuple[list[list[float]], list[float], list[float]]) -> None:
+    # rows of m columns, measurements off a true fit by up to ±50 % (so many rows lie beyond k):
+    # no small non-negative change of the result lowers the loss, nor does least squares
+    rows, truth, noise = problem
+    columns = [list(column) for column in zip(*rows, strict=True)]
+    target = [max(1e-3, sum(x * b for x, b in zip(row, truth, strict=True)) * (1 + e))
+              for row, e in zip(rows, noise, strict=False)]
+    weights = [1.0 / y**2 for y in target]
+    found = calibration.robust_nnls(columns, target, weights)
+    best = _huber_total(columns, target, weights, found)
+    assert all(b >= 0 for b in found)
+    least = calibration.weighted_nnls(columns, target, weights)
+    assert best <= _huber_total(columns, target, weights, least) * (1 + 1e-9) + 1e-12
+    for index in range(len(found)):
+        for change in (-1e-3, 1e-3):
+            moved = list(found)
+            moved[index] = max(0.0, moved[index] + change * max(1.0, abs(moved[index])))
+            assert best <= _huber_total(columns, target, weights, moved) * (1 + 1e-9) + 1e-12
+
+
 def test_prefill_fixed_latency_is_paid_once_per_pass() -> None:
     # a burst row whose TTFT holds 8 prefill passes pays the fixed latency 8 times: residuals
     # of 20 ms on a one-pass row and 160 ms on an eight-pass row are one latency of 20 ms
     fixed, per_expert, _ = calibration._fixed_terms([1.0, 8.0], [0.0, 0.0], [0.0, 0.0],
                                                     [0.02, 0.16], [1.0, 1.0])
     assert fixed == pytest.approx(0.02) and per_expert == 0.0
-    # with mixture-of-experts rows too (least squares on the counts and the expert GB)
+    # with mixture-of-experts rows too (fitted on the counts and the expert GB together)
     fixed, per_expert, _ = calibration._fixed_terms([1.0, 8.0, 1.0], [0.0, 0.0, 10.0],
                                                     [0.0] * 3, [0.02, 0.16, 0.03], [1.0] * 3)
     assert fixed == pytest.approx(0.02) and per_expert == pytest.approx(0.001)
@@ -166,18 +202,18 @@ def test_a_framework_keeps_its_groups_ramp_unless_its_prompts_shape_one() -> Non
     for (framework, group), efficiency in fitted.framework_groups.items():
         own = [c for c in rows if c.group == group and c.framework.id == framework]
         sizes = calibration.ramp_sizes(_prefill_passes(own, fitted, framework, group))
-        # refitted from a T_half its group does not have: a framework that may not shape its
-        # own ramp keeps it; one that may picks its own from the grid
-        start = replace(efficiency, prefill_half_tokens=4096.0)
+        # refitted from a T_half outside the grid: a framework that may not shape its own ramp
+        # keeps it; one that may picks its own from the grid
+        start = replace(efficiency, prefill_half_tokens=512.0)
         steps = {framework: fitted.steps.get((framework, group), 0.0)}
         refitted = calibration._fit_prefill(own, start, steps, group_ramp=True)
         if sizes < calibration.MIN_RAMP_SIZES:
             assert efficiency.prefill_half_tokens == fitted.groups[group].prefill_half_tokens
-            assert refitted.prefill_half_tokens == 4096.0
+            assert refitted.prefill_half_tokens == 512.0
             kept += 1
         else:
             assert refitted.prefill_half_tokens in calibration.HALF_TOKENS_GRID
-            fitted_own += refitted.prefill_half_tokens != 4096.0
+            fitted_own += refitted.prefill_half_tokens != 512.0
     assert kept >= 1 and fitted_own >= 1
     tgi = fitted.framework_groups[("tgi-neuron", "neuron-v2")]
     assert tgi.prefill_half_tokens == fitted.groups["neuron-v2"].prefill_half_tokens
