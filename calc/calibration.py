@@ -17,8 +17,8 @@ force instead of one growing with its error:
   1. decode: TPOT − bandwidth collectives − serving interference ≈ x₁ · (max(t_weights,
      t_proj·η_m/η_c) + max(t_kv, t_attn·η_m/η_c))
      + x₂ · hops + x₃ · t_expert + x₄ · n_mm + x₅ · custom steps + Σ_f s_f · [framework f] —
-     weighted least squares (weights 1/TPOT²: relative error; Huber: reweighted until the
-     weights settle), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂
+     weighted non-negative fit under Huber's loss (weights 1/TPOT²: relative error;
+     robust_nnls), negative coefficients dropped and refitted; η_mem = 1/x₁, c_hop = x₂
      (ring / NCCL steps), c_custom = x₅ (the steps of a framework's own NVLink all-reduce,
      calc/collectives.py; fitted only where some row has them, else kept), x_expert = x₃ (GPU:
      t_expert = routed-expert bytes per core / peak bandwidth, the experts' extra streaming
@@ -51,7 +51,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, overload
 
 from . import data, dtypes, frameworks, memory, serving, serving_band, training_speed
 from .frameworks import Framework
@@ -506,17 +506,18 @@ def huber_loss(relative: float) -> float:
 
 def robust_nnls(columns: list[list[float]], target: list[float],
                 weights: list[float]) -> list[float]:
-    """The coefficients ≥ 0 that minimise Σ huber_loss(√w · (target − fit)) (`weights` are
+    """Coefficients ≥ 0 that minimise Σ huber_loss(√w · (target − fit)) (`weights` are
     1 / measurement², so √w · residual is a row's relative error r), from least squares on.
     Huber's loss is quadratic for |r| <= k and linear beyond, so for a given split of the rows
     (within k, or beyond it on one side) its minimum solves the normal equations of the rows
-    within, each row beyond adding a constant pull k · sign(r) · √w: Newton's step. A pass takes
-    that step whole if it lowers the loss, else the lowest point along it (the loss is convex
-    along a line, its slope linear between the points where a row crosses ±k), else the
-    reweighted step (rows beyond k at weight w · k / |r|, which never raises the loss); the
-    passes stop when none lowers it (at most ROBUST_PASSES). Where no row within k fixes a
-    coefficient, the row nearest to k joins them for the step (at the minimum some row sits on
-    the boundary, the loss being linear between)."""
+    within, each row beyond adding a constant pull k · sign(r) · √w: Newton's step. Where no row
+    within k fixes a coefficient, the row nearest to k joins them with its target moved so that
+    its residual is ±k here (its squared term then pulls as its linear one does at this point).
+    A pass moves to the lowest point along that step, beyond its end too while every coefficient
+    stays ≥ 0 (_line_minimum: exact, the loss being convex and piecewise quadratic along a line);
+    where that does not lower the loss (or the rows within k leave the equations singular), it
+    takes the reweighted step (rows beyond k at weight w · k / |r|). The passes stop when neither
+    lowers the loss, at most ROBUST_PASSES (the stored fit's constants are the same with 2,000)."""
     roots = [math.sqrt(weight) for weight in weights]
 
     def relative(solution: list[float]) -> list[float]:
@@ -540,25 +541,34 @@ def robust_nnls(columns: list[list[float]], target: list[float],
     current = loss(errors)
     for _ in range(ROBUST_PASSES):
         signs = [0 if abs(r) <= HUBER_RELATIVE else (1 if r > 0 else -1) for r in errors]
+        quadratic = list(target)  # the rows in the normal equations: within k, and any joined
+        joined = [False] * len(target)
         for column in columns:    # a coefficient no row within k fixes: the nearest joins
-            if any(column) and not any(x and sign == 0 for x, sign in zip(column, signs,
-                                                                          strict=True)):
-                signs[min((abs(r), index) for index, (x, r)
-                          in enumerate(zip(column, errors, strict=True)) if x)[1]] = 0
-        within = [w if sign == 0 else 0.0 for w, sign in zip(weights, signs, strict=True)]
-        pull = [HUBER_RELATIVE * sign * root for sign, root in zip(signs, roots, strict=True)]
-        found = weighted_nnls(columns, target, within, pull)
-        found_errors = relative(found)
-        found_loss = loss(found_errors)
-        if found_loss < current - 1e-12 * current:
-            solution, errors, current = found, found_errors, found_loss
-            continue
-        newton = found
-        fraction = _line_minimum(errors, [e - f for e, f in zip(errors, found_errors,
-                                                                strict=True)])
-        found = [a + fraction * (b - a) for a, b in zip(solution, newton, strict=True)]
-        found_errors = relative(found)
-        found_loss = loss(found_errors)
+            if any(column) and not any(x and (sign == 0 or join) for x, sign, join in zip(
+                    column, signs, joined, strict=True)):
+                index = min((abs(r), index) for index, (x, r)
+                            in enumerate(zip(column, errors, strict=True)) if x)[1]
+                # its target moved so that its residual here is ±k: its squared term then
+                # pulls exactly as its linear one does at this point (the same gradient)
+                quadratic[index] -= (errors[index] - HUBER_RELATIVE * signs[index]) / roots[index]
+                joined[index] = True
+        within = [w if sign == 0 or join else 0.0
+                  for w, sign, join in zip(weights, signs, joined, strict=True)]
+        pull = [0.0 if join else HUBER_RELATIVE * sign * root
+                for sign, root, join in zip(signs, roots, joined, strict=True)]
+        newton = weighted_nnls(columns, quadratic, within, pull, singular=None)
+        found, found_errors, found_loss = solution, errors, current
+        if newton is not None:
+            # the lowest point along the step, beyond it too, as far as every coefficient
+            # stays >= 0 (a joined row's curvature is the model's, not the loss's)
+            limit = min((a / (a - b) for a, b in zip(solution, newton, strict=True) if b < a),
+                        default=math.inf)
+            fraction = _line_minimum(errors, [e - f for e, f in zip(
+                errors, relative(newton), strict=True)], limit)
+            found = [max(0.0, a + fraction * (b - a))
+                     for a, b in zip(solution, newton, strict=True)]
+            found_errors = relative(found)
+            found_loss = loss(found_errors)
         if found_loss >= current - 1e-12 * current:
             reweighted = [w if abs(r) <= HUBER_RELATIVE else w * HUBER_RELATIVE / abs(r)
                           for w, r in zip(weights, errors, strict=True)]
@@ -571,24 +581,32 @@ def robust_nnls(columns: list[list[float]], target: list[float],
     return solution
 
 
-def _line_minimum(errors: list[float], shift: list[float]) -> float:
-    """The fraction a in [0, 1] of a step that minimises Σ huber_loss(r − a · s) (r = the rows'
-    relative errors now, s = the step's change of them). The loss is convex in a, and its slope
-    −Σ s · ψ(r − a · s) (ψ: clipped at ±k) is linear between the fractions where some row
-    crosses ±k: find the interval where the slope turns, then its root within it."""
+def _line_minimum(errors: list[float], shift: list[float], limit: float = 1.0) -> float:
+    """The fraction a in [0, limit] of a step that minimises Σ huber_loss(r − a · s) (r = the
+    rows' relative errors now, s = the step's change of them; limit may be infinite). The loss
+    is convex in a, and its slope −Σ s · ψ(r − a · s) (ψ: clipped at ±k) is linear between the
+    fractions where some row crosses ±k (and beyond the last): find the interval where the slope
+    turns, then its root within it."""
     def slope(fraction: float) -> float:
         return -sum(change * max(-HUBER_RELATIVE, min(HUBER_RELATIVE, r - fraction * change))
                     for r, change in zip(errors, shift, strict=True))
 
-    points = sorted({0.0, 1.0} | {
+    points = sorted({0.0} | {
         crossing for r, change in zip(errors, shift, strict=True) if change
         for crossing in ((r - HUBER_RELATIVE) / change, (r + HUBER_RELATIVE) / change)
-        if 0.0 < crossing < 1.0})
+        if 0.0 < crossing < limit})
+    # the end: the limit, or past the last crossing, where the slope is linear in a
+    points.append(limit if math.isfinite(limit) else points[-1] + 1.0)
     low, high = 0, len(points) - 1
     if slope(points[low]) >= 0:
         return 0.0                # the loss rises along the step at once
     if slope(points[high]) <= 0:
-        return 1.0
+        if math.isfinite(limit):
+            return limit
+        rise = slope(points[high]) - slope(points[high - 1])
+        if rise <= 0:             # no row pulls back past the last crossing
+            return points[high]
+        return points[high] - slope(points[high]) * (points[high] - points[high - 1]) / rise
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if slope(points[middle]) < 0 else (low, middle)
@@ -596,11 +614,24 @@ def _line_minimum(errors: list[float], shift: list[float]) -> float:
     return points[low] + (points[high] - points[low]) * (-below) / (above - below)
 
 
-def weighted_nnls(columns: list[list[float]], target: list[float],
-                  weights: list[float], pull: list[float] | None = None) -> list[float]:
+@overload
+def weighted_nnls(columns: list[list[float]], target: list[float], weights: list[float],
+                  pull: list[float] | None = None) -> list[float]: ...
+
+
+@overload
+def weighted_nnls(columns: list[list[float]], target: list[float], weights: list[float],
+                  pull: list[float] | None, singular: None) -> list[float] | None: ...
+
+
+def weighted_nnls(columns: list[list[float]], target: list[float], weights: list[float],
+                  pull: list[float] | None = None,
+                  singular: str | None = "drop") -> list[float] | None:
     """Least squares with non-negative coefficients (columns with a negative coefficient are
     dropped and the rest refitted), weights per row; `pull`: a constant term per row added to
-    the normal equations' right-hand side (Σ_rows column · pull: robust_nnls's rows beyond k)."""
+    the normal equations' right-hand side (Σ_rows column · pull: robust_nnls's rows beyond k).
+    Singular normal equations drop the last column (singular = "drop"), or give None
+    (singular = None: robust_nnls then takes another step)."""
     # a column no weighted row touches fixes nothing: its coefficient is 0
     active = [i for i in range(len(columns))
               if any(x and w for x, w in zip(columns[i], weights, strict=True))]
@@ -613,6 +644,8 @@ def weighted_nnls(columns: list[list[float]], target: list[float],
                                                                                strict=True)]
         solution = _solve(normal, rhs)
         if solution is None:
+            if singular is None:
+                return None
             active = active[:-1]
             continue
         negative = [index for index, value in zip(active, solution, strict=True) if value < 0]

@@ -118,31 +118,59 @@ def _huber_total(columns: list[list[float]], target: list[float], weights: list[
                                                                               strict=True)))
 
 
+ENTRY = st.one_of(st.just(0.0), st.floats(0.01, 10.0))   # a column entry: 0 or a count / GB
+
+
 @settings(max_examples=80, deadline=None)
-@given(st.integers(min_value=1, max_value=3).flatmap(lambda m: st.tuples(
-    st.lists(st.lists(st.floats(0.0, 10.0), min_size=m, max_size=m), min_size=3 * m,
-             max_size=24),
-    st.lists(st.floats(0.0, 2.0), min_size=m, max_size=m),
-    st.lists(st.floats(-0.5, 0.5), min_size=24, max_size=24))))
+@given(st.integers(min_value=1, max_value=3).flatmap(lambda m: st.lists(
+    st.tuples(st.lists(ENTRY, min_size=m, max_size=m), st.floats(-0.5, 0.5)),
+    min_size=3 * m, max_size=24).map(lambda rows: (m, rows))),
+    st.lists(st.floats(0.0, 2.0), min_size=3, max_size=3))
 def test_robust_fit_is_a_minimum_of_the_huber_loss(
-        problem: tuple[list[list[float]], list[float], list[float]]) -> None:
-    # rows of m columns, measurements off a true fit by up to ±50 % (so many rows lie beyond k):
-    # no small non-negative change of the result lowers the loss, nor does least squares
-    rows, truth, noise = problem
-    columns = [list(column) for column in zip(*rows, strict=True)]
-    target = [max(1e-3, sum(x * b for x, b in zip(row, truth, strict=True)) * (1 + e))
-              for row, e in zip(rows, noise, strict=False)]
+        problem: tuple[int, list[tuple[list[float], float]]], truth: list[float]) -> None:
+    # rows of m columns, each measurement off a true fit by up to ±50 % (so many rows lie
+    # beyond k): no small non-negative change of the result lowers the loss
+    m, rows = problem
+    columns = [list(column) for column in zip(*(row for row, _ in rows), strict=True)]
+    target = [max(1e-3, sum(x * b for x, b in zip(row, truth[:m], strict=True)) * (1 + e))
+              for row, e in rows]
     weights = [1.0 / y**2 for y in target]
     found = calibration.robust_nnls(columns, target, weights)
     best = _huber_total(columns, target, weights, found)
-    assert all(b >= 0 for b in found)
-    least = calibration.weighted_nnls(columns, target, weights)
-    assert best <= _huber_total(columns, target, weights, least) * (1 + 1e-9) + 1e-12
     for index in range(len(found)):
         for change in (-1e-3, 1e-3):
             moved = list(found)
             moved[index] = max(0.0, moved[index] + change * max(1.0, abs(moved[index])))
             assert best <= _huber_total(columns, target, weights, moved) * (1 + 1e-9) + 1e-12
+
+
+def test_one_newton_step_on_the_right_split_is_the_huber_minimum() -> None:
+    # y = 2x on four rows, the fifth 50 % high; rows 1-4 within k, row 5 beyond (r > 0): the
+    # normal equations of rows 1-4 (Σ w x² = 4 · 1/4 = 1, Σ w x y = 4 · 1/2 = 2) plus row 5's
+    # pull k · √w5 · x5 = 0.1 / 15 · 5 = 1/30 give b = 2 + 1/30 in one solve
+    column, target = [1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.0, 6.0, 8.0, 15.0]
+    weights = [1.0 / y**2 for y in target]
+    within = weights[:4] + [0.0]
+    pull = [0.0] * 4 + [0.1 / 15]
+    assert calibration.weighted_nnls([column], target, within, pull)[0] == pytest.approx(
+        2 + 1 / 30, rel=1e-12)
+    # a singular system (no row within k touches the column) gives None when asked
+    assert calibration.weighted_nnls([[0.0, 1.0]], [1.0, 2.0], [1.0, 0.0], [0.0, 0.1],
+                                     singular=None) == [0.0]
+
+
+def test_line_minimum_finds_the_lowest_point_along_a_step() -> None:
+    # one row at r = 0.3 that the full step moves by -0.4: its Huber loss along the step is
+    # lowest where r(a) = 0.3 - 0.4a = 0, a = 0.75 (the slope crosses zero between the
+    # breakpoint a = (0.3 - 0.1)/0.4 = 0.5 and the step's end)
+    assert calibration._line_minimum([0.3], [0.4]) == pytest.approx(0.75)
+    assert calibration._line_minimum([0.3], [0.1]) == 1.0    # still falling at the end
+    assert calibration._line_minimum([0.3], [-0.1]) == 0.0   # rising at once
+    # two rows: r = (0.3, -0.05) moved by (0.4, -0.2), r(a) = (0.3 - 0.4a, -0.05 + 0.2a); the
+    # slope is -0.4 ψ(r1) + 0.2 ψ(r2); row 1 enters ±k at a = 0.5, row 2 leaves it at 0.75;
+    # between, both are within k: slope = -0.4 (0.3 - 0.4a) + 0.2 (-0.05 + 0.2a)
+    # = -0.13 + 0.2a (-0.03 at 0.5, +0.02 at 0.75), zero at a = 0.65
+    assert calibration._line_minimum([0.3, -0.05], [0.4, -0.2]) == pytest.approx(0.65)
 
 
 def test_prefill_fixed_latency_is_paid_once_per_pass() -> None:
