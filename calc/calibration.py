@@ -540,6 +540,14 @@ def robust_nnls(columns: list[list[float]], target: list[float],
                 2.0 * HUBER_RELATIVE * size - HUBER_RELATIVE * HUBER_RELATIVE)
         return total
 
+    def reweighted(errors: list[float]) -> tuple[list[float], list[float], float]:
+        """The reweighted step (rows beyond k at weight w · k / |r|): never raises the loss."""
+        found = weighted_nnls(columns, target, [
+            w if abs(r) <= HUBER_RELATIVE else w * HUBER_RELATIVE / abs(r)
+            for w, r in zip(weights, errors, strict=True)])
+        found_errors = relative(found)
+        return found, found_errors, loss(found_errors)
+
     solution = weighted_nnls(columns, target, weights)
     errors = relative(solution)
     current = loss(errors)
@@ -573,22 +581,14 @@ def robust_nnls(columns: list[list[float]], target: list[float],
             found_errors = relative(found)
             found_loss = loss(found_errors)
         if found_loss >= current - 1e-12 * current:
-            reweighted = [w if abs(r) <= HUBER_RELATIVE else w * HUBER_RELATIVE / abs(r)
-                          for w, r in zip(weights, errors, strict=True)]
-            found = weighted_nnls(columns, target, reweighted)
-            found_errors = relative(found)
-            found_loss = loss(found_errors)
+            found, found_errors, found_loss = reweighted(errors)
         if found_loss >= current - 1e-12 * current:
             break                 # neither step lowers the loss
         solution, errors, current = found, found_errors, found_loss
     # then reweighted passes, which never raise the loss, until one barely lowers it: where
     # Newton's steps stall (a split whose rows within k do not fit the minimum) they creep on
     for _ in range(REWEIGHTED_PASSES):
-        reweighted = [w if abs(r) <= HUBER_RELATIVE else w * HUBER_RELATIVE / abs(r)
-                      for w, r in zip(weights, errors, strict=True)]
-        found = weighted_nnls(columns, target, reweighted)
-        found_errors = relative(found)
-        found_loss = loss(found_errors)
+        found, found_errors, found_loss = reweighted(errors)
         if found_loss >= current - 1e-15 * current:
             break
         solution, errors, current = found, found_errors, found_loss
