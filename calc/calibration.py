@@ -532,13 +532,8 @@ def robust_nnls(columns: list[list[float]], target: list[float],
         return [(value - guess) * root
                 for value, guess, root in zip(target, predicted, roots, strict=True)]
 
-    def loss(errors: list[float]) -> float:   # Σ huber_loss, inlined (the hot loop)
-        total = 0.0
-        for error in errors:
-            size = abs(error)
-            total += size * size if size <= HUBER_RELATIVE else (
-                2.0 * HUBER_RELATIVE * size - HUBER_RELATIVE * HUBER_RELATIVE)
-        return total
+    def loss(errors: list[float]) -> float:
+        return sum(map(huber_loss, errors))
 
     def reweighted(errors: list[float]) -> tuple[list[float], list[float], float]:
         """The reweighted step (rows beyond k at weight w · k / |r|): never raises the loss."""
