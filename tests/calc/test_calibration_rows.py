@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from calc import calibration, data, frameworks, memory
+from calc import calibration, data, frameworks, memory, serving
 
 # Llama 3.1 70B: 80 layers, 8 KV heads of 128; one request of 128 + 2048 tokens at FP8 KV
 # (1 byte): 80 · 8 · 128 · 2 (K and V) · 1 · 2176 = 356,515,840 bytes on one GPU (TP 1)
@@ -208,3 +208,56 @@ def test_a_cold_share_adds_its_part_of_the_first_requests_warm_up() -> None:
     e2e = calibration._serve(case, constants).e2e_s
     assert cold["output_tokens_per_s"] == pytest.approx(
         warm["output_tokens_per_s"] * e2e / (e2e + 0.4))
+
+
+IDEAL = serving.Efficiency(decode_memory=1.0, prefill_compute=1.0, collective_hop_latency_s=0.0)
+
+
+def _ideal_constants() -> calibration.Constants:
+    """Every group at peak bandwidth and peak FLOP/s, with no latency and no step cost: what the
+    engine's own physics allows a run at most."""
+    return calibration.Constants(groups={group: IDEAL for group in
+                                         calibration.stored_constants().groups},
+                                 steps={}, training={}, fitted_on={})
+
+
+def test_no_published_row_beats_the_ideal_roofline() -> None:
+    # a row read with the wrong setup (here: a KV cache twice too large, so half the requests
+    # at once) can ask for more than the hardware gives; every scored row, read as the engine
+    # reads it, must need at least its ideal time: throughput <= ideal, TPOT and TTFT >= ideal
+    ideal = _ideal_constants()
+    beaten = []
+    for case in calibration.cases():
+        estimated = calibration.estimate(case, ideal)
+        throughput = case.measured("output_tokens_per_s")
+        if throughput and throughput > estimated["output_tokens_per_s"]:
+            beaten.append((case.id, "output_tokens_per_s"))
+        for field in ("tpot_s", "ttft_s"):
+            measured = case.measured(field)
+            if measured and measured < estimated[field]:
+                beaten.append((case.id, field))
+    assert beaten == []
+
+
+def test_trtllm_bench_sets_an_fp8_kv_cache_for_fp8_checkpoints() -> None:
+    # NVIDIA's guide: an FP8 checkpoint whose kv_cache_quant_algo is null runs an FP8 KV cache
+    # under trtllm-bench (source fw-trtllm-bench-kv-mapping); read as BF16, the 8B H100 row at
+    # 2048/2048 would need more than the ideal roofline allows
+    row = "gpu-trtllm10-llama-3.1-8b-h100-tp1-fp8-maxload-2048-2048"
+    case = _case(row)
+    assert case.kv_dtype == "fp8"
+    in_memory = {kv: memory.sequences_in_kv_memory(case.model, case.instance, dtype="fp8",
+                                                   kv_dtype=kv, seq_len=4096, tp=1)
+                 for kv in ("fp8", "bf16")}
+    assert case.batch == in_memory["fp8"]
+    # twice the bytes per request: half as many at once (the free memory over 2 · KV, rounded
+    # down, so the FP8 count halved or one less)
+    assert in_memory["bf16"] in (in_memory["fp8"] // 2, in_memory["fp8"] // 2 - 1)
+    as_bf16 = replace(case, kv_dtype="bf16", batch=in_memory["bf16"])
+    ideal = _ideal_constants()
+    assert case.measured("output_tokens_per_s") > \
+        calibration.estimate(as_bf16, ideal)["output_tokens_per_s"]
+    assert case.measured("output_tokens_per_s") < \
+        calibration.estimate(case, ideal)["output_tokens_per_s"]
+    assert all(r.get("kv_dtype") == "fp8" for r in data.records("measurements")
+               if "trtllm-perf-overview-v1.0" in r["sources"] and r.get("dtype") == "fp8")
