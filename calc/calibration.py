@@ -168,6 +168,8 @@ class Case:
     queued_requests: float | None = None  # a run of this many queued at once (trtllm-bench)
     cold_share: float = 0.0  # of the requests a mean covers, the share that were a replica's
     #                          first on a server started without warm-up (cold_replicas / N)
+    prefill_chunk_tokens: int | None = None  # the server prefilled prompts in chunks of this
+    #                                          many tokens (Workload.prefill_chunk_tokens)
 
     @property
     def group(self) -> str:
@@ -182,7 +184,7 @@ class Case:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
                         self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
                         self.burst_run_requests, self.burst_arrivals, self.output_len_sd,
-                        self.queued_requests)
+                        self.queued_requests, self.prefill_chunk_tokens)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -357,6 +359,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 output_len_sd=_float(raw.get("output_len_sd")),
                 queued_requests=queued / replicas if queued else None,
                 cold_share=cold / stated_requests if cold and stated_requests else 0.0,
+                prefill_chunk_tokens=_optional_int(raw.get("prefill_chunk_tokens")),
             )
         )
     return found
@@ -897,8 +900,9 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
         other = sum(share * modelled.ttft_s for share, modelled in parts) - sum(
             weight * roof.time_s(efficiency, step) for weight, roof in passes)
         prepared.append((passes, step, (case.ttft_s or 0.0) - other, case.ttft_s or 1.0))
-    # the fixed latency is paid once per pass: a row whose TTFT holds several counts it as often
-    counts = [sum(weight for weight, _ in passes) for passes, _, _, _ in prepared]
+    # the fixed latency is paid once per pass (per model call): a row whose TTFT holds several
+    # (a burst run, a chunked prefill) counts it as often
+    counts = [sum(weight * roof.passes for weight, roof in passes) for passes, _, _, _ in prepared]
     best = (float("inf"), efficiency.prefill_compute, efficiency.prefill_fixed_latency_s,
             efficiency.prefill_half_tokens, efficiency.prefill_expert_s_per_gb,
             efficiency.first_request_extra_s)

@@ -83,7 +83,7 @@ POSITIVE_INTS = frozenset({
     "tp", "batch", "input_len", "output_len", "seq_len", "hbm_stacks", "dma_engines", "cc_cores",
     "instance_count", "dp", "pp", "micro_batch", "global_batch", "neuronlink_links",
     "output_len_requested", "output_len_sd",
-    "memory_pool_chips",
+    "memory_pool_chips", "prefill_chunk_tokens",
 })
 NON_NEGATIVE_INTS = frozenset({"experts", "active_experts", "cold_replicas"})
 BOOLS = frozenset({"gated_mlp", "tied_embeddings", "efa", "network_up_to", "single_bucket"})

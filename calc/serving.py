@@ -458,6 +458,8 @@ class Roofline:
     expert_matmuls: int = 0       # decode (NxD): routed-expert matmul instructions per core
     kv_memory_s: float = 0.0      # decode: the KV-cache read share of memory_s (attention)
     attention_compute_s: float = 0.0  # the attention share of compute_s (at the BF16 peak)
+    passes: int = 1               # prefill: the model calls these terms add up (chunked prefill:
+    #                               one per chunk, each of `tokens` and each paying the fixed costs)
 
     @property
     def weights_memory_s(self) -> float:
@@ -493,12 +495,13 @@ class Roofline:
                 + self.collective_bandwidth_s)
 
     def time_s(self, efficiency: Efficiency, step_fixed: float = 0.0) -> float:
-        fixed = step_fixed + (efficiency.prefill_fixed_latency_s
-                              + self.expert_block_gb * efficiency.prefill_expert_s_per_gb
-                              if self.is_prefill else
-                              self.expert_stream_s * efficiency.decode_expert_extra
-                              + self.expert_matmuls * efficiency.decode_expert_matmul_ns
-                              * SECONDS_PER_NS)
+        # a prefill of several calls (chunked) pays the per-call costs once per call
+        fixed = self.passes * step_fixed + (
+            self.passes * efficiency.prefill_fixed_latency_s
+            + self.expert_block_gb * efficiency.prefill_expert_s_per_gb
+            if self.is_prefill else
+            self.expert_stream_s * efficiency.decode_expert_extra
+            + self.expert_matmuls * efficiency.decode_expert_matmul_ns * SECONDS_PER_NS)
         return (
             self.core_s(1.0 / efficiency.decode_memory, 1.0 / self.compute_efficiency(efficiency))
             + self.collective_s(efficiency)
@@ -558,18 +561,53 @@ def decode_roofline(
 
 def prefill_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: float, input_len: int,
-    allreduce: str = collectives.RING, causal_skip: bool = False,
+    allreduce: str = collectives.RING, causal_skip: bool = False, chunk: int | None = None,
 ) -> Roofline:
     """Prefill of `batch` prompts of `input_len` tokens (already padded). Causal attention is
     counted over the full square (the Neuron frameworks' kernels are not checked; the fitted
     prefill efficiency takes up what they skip), or, where the framework's kernel skips the
-    masked blocks (causal_skip: FlashAttention), over the unmasked half."""
+    masked blocks (causal_skip: FlashAttention), over the unmasked half.
+    With `chunk` (chunked prefill), each prompt runs as n = ⌈input_len / chunk⌉ model calls of
+    `chunk` tokens (the last padded), chunk k attending to the k · chunk tokens before it and to
+    its own: the terms of the n calls added up (passes = n), tokens = one call's."""
+    if chunk is not None and chunk > 0:
+        calls = [_prefill_call(model, instance, tp=tp, dtype=dtype, batch=batch,
+                               input_len=chunk, allreduce=allreduce, causal_skip=causal_skip,
+                               context_before=k * chunk)
+                 for k in range(-(-input_len // chunk))]
+        return _added(calls)
+    return _prefill_call(model, instance, tp=tp, dtype=dtype, batch=batch, input_len=input_len,
+                         allreduce=allreduce, causal_skip=causal_skip)
+
+
+def _added(calls: list["Roofline"]) -> "Roofline":
+    """The model calls of one chunked prefill as one Roofline: every time term summed, the
+    tokens of one call (the matmul ramp sees each call), passes = the calls."""
+    first = calls[0]
+    return replace(
+        first,
+        memory_s=sum(c.memory_s for c in calls), compute_s=sum(c.compute_s for c in calls),
+        attention_compute_s=sum(c.attention_compute_s for c in calls),
+        collective_hops=sum(c.collective_hops for c in calls),
+        collective_bandwidth_s=sum(c.collective_bandwidth_s for c in calls),
+        custom_allreduce_steps=sum(c.custom_allreduce_steps for c in calls),
+        expert_block_gb=sum(c.expert_block_gb for c in calls),
+        passes=sum(c.passes for c in calls))
+
+
+def _prefill_call(
+    model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: float, input_len: int,
+    allreduce: str = collectives.RING, causal_skip: bool = False, context_before: int = 0,
+) -> Roofline:
+    """One prefill model call of `batch` prompts of `input_len` new tokens after
+    `context_before` cached ones (prefill_roofline)."""
     tokens = batch * input_len
     weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
     _, peak = peak_flops_per_core(instance, dtype)
     linear = 2 * padded_active_params(model, tp) * tokens
-    pairs = causal_attention_pairs(model, input_len) if causal_skip \
-        else attention_token_layers(model, input_len) * input_len
+    pairs = (causal_attention_pairs(model, input_len)
+             + attention_token_layers(model, context_before) * input_len) if causal_skip \
+        else attention_token_layers(model, context_before + input_len) * input_len
     attention = 4 * pairs * attention_width(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, tokens, allreduce)
     attention_peak = _attention_peak(instance, dtype)
@@ -608,6 +646,8 @@ class Workload:
     queued_requests: float | None = None  # a finite run of this many requests queued at once and
     #                                       served min(`batch`, running limit) at a time until the
     #                                       last has completed (trtllm-bench throughput)
+    prefill_chunk_tokens: int | None = None  # chunked prefill: each prompt in model calls of this
+    #                                          many tokens, the last padded (None: whole prompts)
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -793,7 +833,9 @@ def serve(
         active = min(work.batch, limit)
     padded_batch = batch_bucket(active, framework, work.compiled_batch)
     single = framework.single_bucket if work.single_bucket is None else work.single_bucket
-    padded_input = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
+    chunk = work.prefill_chunk_tokens
+    padded_input = -(-work.input_len // chunk) * chunk if chunk else seq_bucket(
+        work.input_len, framework, work.compiled_seq_len, single)
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len, single)
 
     def decode_step(batch: int) -> Roofline:
@@ -808,8 +850,9 @@ def serve(
     def prefill_pass(prompts: float) -> Roofline:
         """One prefill pass of `prompts` padded prompts, as this framework runs it."""
         return prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=prompts,
-                                input_len=padded_input, allreduce=framework.allreduce,
-                                causal_skip=framework.causal_skip)
+                                input_len=work.input_len if chunk else padded_input,
+                                allreduce=framework.allreduce, causal_skip=framework.causal_skip,
+                                chunk=chunk)
 
     prefills: tuple[tuple[float, Roofline], ...] = ()
     throughput: float | None = None

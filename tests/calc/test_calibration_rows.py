@@ -261,3 +261,17 @@ def test_trtllm_bench_sets_an_fp8_kv_cache_for_fp8_checkpoints() -> None:
         calibration.estimate(case, ideal)["output_tokens_per_s"]
     assert all(r.get("kv_dtype") == "fp8" for r in data.records("measurements")
                if "trtllm-perf-overview-v1.0" in r["sources"] and r.get("dtype") == "fp8")
+
+
+def test_a_chunked_prefill_row_counts_one_fixed_latency_per_call() -> None:
+    # optimum-neuron's vLLM server of March 2026 prefilled a 1,500-token prompt in two 1,024-token
+    # calls (source fw-optimum-neuron-chunked-prefill): the row's TTFT holds two calls, each
+    # paying t_fixed, where a whole-prompt server's holds one
+    case = _case("inf2-vllm-neuron-llama-3.1-8b-tp8-cb32-sync-1500-250-2026-03-17")
+    assert case.prefill_chunk_tokens == 1024 and case.work.prefill_chunk_tokens == 1024
+    efficiency = calibration.stored_constants().efficiency(case.group, case.framework.id)
+    parts = calibration._served_parts(case, efficiency, {})
+    passes = calibration.ttft_passes(parts)
+    assert [(weight, roof.passes, roof.tokens) for weight, roof in passes] == [(1.0, 2, 1024)]
+    whole = calibration._served_parts(replace(case, prefill_chunk_tokens=None), efficiency, {})
+    assert [roof.passes for _, roof in calibration.ttft_passes(whole)] == [1]

@@ -936,3 +936,52 @@ def test_an_aligned_wave_lasts_until_its_longest_request() -> None:
     vllm = frameworks.get("vllm-neuron")
     assert served(vllm, 8, 20).output_tokens_per_s_per_replica == pytest.approx(
         served(vllm, 8, None).output_tokens_per_s_per_replica)
+
+
+def test_a_chunked_prefill_runs_padded_calls_that_attend_to_the_chunks_before() -> None:
+    # 1,500 tokens in chunks of 1,024: two calls of 1,024 tokens (the second padded from 476),
+    # the first attending to its own 1,024 keys, the second to 2,048; counted over the full
+    # square as on Neuron: 1,024 · (1,024 + 2,048) query-key pairs per layer
+    model, instance = synthetic_model(), data.instance("inf2.48xlarge")
+    chunked = serving.prefill_roofline(model, instance, tp=8, dtype="bf16", batch=1,
+                                       input_len=1500, chunk=1024)
+    whole = serving.prefill_roofline(model, instance, tp=8, dtype="bf16", batch=1,
+                                     input_len=2048)
+    peak = instance.chip.peak_flops_per_core["bf16"]
+    width = model.heads * model.head_dim
+    assert (chunked.passes, chunked.tokens, whole.passes) == (2, 1024, 1)
+    assert chunked.attention_compute_s == pytest.approx(
+        4 * model.layers * 1024 * (1024 + 2048) * width / peak / 8)
+    assert whole.attention_compute_s == pytest.approx(
+        4 * model.layers * 2048 * 2048 * width / peak / 8)
+    # the same 2,048 tokens through the projections, the weights read once per call
+    linear = 2 * model.active_params * 2048 / peak / 8
+    assert chunked.compute_s - chunked.attention_compute_s == pytest.approx(linear)
+    assert chunked.memory_s == pytest.approx(2 * whole.memory_s)
+    assert chunked.collective_hops == 2 * whole.collective_hops
+    # each call pays the fixed latency and the framework's step cost once
+    bare = replace(EFFICIENCY, prefill_fixed_latency_s=0.0)
+    assert chunked.time_s(EFFICIENCY, 0.002) - chunked.time_s(bare, 0.0) == pytest.approx(
+        2 * (0.01 + 0.002))
+    # a prompt that fits one chunk is one call, padded to the chunk
+    short = serving.prefill_roofline(model, instance, tp=8, dtype="bf16", batch=1,
+                                     input_len=500, chunk=1024)
+    one = serving.prefill_roofline(model, instance, tp=8, dtype="bf16", batch=1,
+                                   input_len=1024)
+    assert short == one
+
+
+def test_a_chunked_server_serves_whole_chunks_instead_of_its_bucket() -> None:
+    model, instance = synthetic_model(), data.instance("inf2.48xlarge")
+    framework = frameworks.get("vllm-neuron")
+    work = Workload(batch=1, input_len=1500, output_len=250, compiled_batch=32,
+                    compiled_seq_len=4096)
+    bucketed = serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                             kv_dtype="bf16", work=work)
+    chunked = serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                            kv_dtype="bf16", work=replace(work, prefill_chunk_tokens=1024))
+    assert bucketed.padded_input_len == 2048 and bucketed.prefill.passes == 1
+    assert chunked.padded_input_len == 2048 and chunked.prefill.passes == 2
+    assert chunked.prefill_s == pytest.approx(chunked.prefill.time_s(EFFICIENCY, 0.0))
+    # decode is untouched: one graph at the compiled length's bucket
+    assert chunked.step_s == bucketed.step_s
