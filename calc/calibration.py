@@ -935,9 +935,10 @@ def _fit_prefill(rows: list[Case], efficiency: Efficiency,
 def _fixed_terms(counts: list[float], experts: list[float], cold: list[float],
                  residual: list[float], weights: list[float]) -> tuple[float, float, float]:
     """(t_fixed, t_GB, t_first) >= 0 that best explain the prefill residuals (weighted, Huber's
-    loss: robust_nnls; `counts` = the prefill passes each row's TTFT holds, which pay t_fixed
-    each, 1 but for burst runs; `experts` = each row's expert-block GB; `cold` = the share of its
-    requests that were a cold replica's first); a term whose column is all 0 is 0."""
+    loss: robust_nnls; `counts` = the prefill calls each row's TTFT holds, which pay t_fixed
+    each, 1 but for burst runs and chunked prefills; `experts` = each row's expert-block GB;
+    `cold` = the share of its requests that were a cold replica's first); a term whose column is
+    all 0 is 0."""
     has_experts = any(value > 0 for value in experts)
     has_cold = any(value > 0 for value in cold)
     columns = [counts] + [experts] * has_experts + [cold] * has_cold

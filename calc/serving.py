@@ -36,7 +36,8 @@ step time = max(weights_s / η_mem, projections_s / η_comp) + max(kv_s / η_mem
             matmuls cost per 128 × 128 instruction more than their bytes: t_mm fitted)
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
 prefill latency of the hardware group per prefill pass (per request where prompts are prefilled
-one at a time), plus for an MoE model t_GB · G, the expert
+one at a time; a chunked prefill pays both once per model call, n · (t_fixed + s_f)), plus
+for an MoE model t_GB · G, the expert
 blocks' traffic G in GB at a fitted time per GB (the Neuron serving stacks' MoE prefills take
 several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
 modules/moe/expert_mlps_v2.py forward / forward_blockwise, model_utils.DEFAULT_BLOCK_SIZE = 512)
@@ -452,7 +453,8 @@ class Roofline:
     custom_allreduce_steps: int = 0  # the framework's own NVLink all-reduce steps (c_custom)
     allreduce_algorithm: str = "none"  # the all-reduce one layer runs (calc/collectives.py)
     is_prefill: bool = False
-    tokens: float = 0   # prefill: the pass's prompt tokens (k · s_in; k may be fractional)
+    tokens: float = 0   # prefill: one call's prompt tokens (k · s_in, or k · c chunked; k may be
+    #                     fractional)
     expert_block_gb: float = 0.0  # prefill: GB the MoE expert blocks move (weights + token rows)
     expert_stream_s: float = 0.0  # decode (GPU): routed-expert bytes per core / peak bandwidth
     expert_matmuls: int = 0       # decode (NxD): routed-expert matmul instructions per core
@@ -562,25 +564,29 @@ def decode_roofline(
 def prefill_roofline(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: float, input_len: int,
     allreduce: str = collectives.RING, causal_skip: bool = False, chunk: int | None = None,
+    chunk_cache: int | None = None,
 ) -> Roofline:
-    """Prefill of `batch` prompts of `input_len` tokens (already padded). Causal attention is
-    counted over the full square (the Neuron frameworks' kernels are not checked; the fitted
-    prefill efficiency takes up what they skip), or, where the framework's kernel skips the
-    masked blocks (causal_skip: FlashAttention), over the unmasked half.
+    """Prefill of `batch` prompts of `input_len` tokens (padded; with `chunk`, the prompt's own
+    length). Causal attention is counted over the full square (the Neuron frameworks' kernels are
+    not checked; the fitted prefill efficiency takes up what they skip), or, where the framework's
+    kernel skips the masked blocks (causal_skip: FlashAttention), over the unmasked half.
     With `chunk` (chunked prefill), each prompt runs as n = ⌈input_len / chunk⌉ model calls of
-    `chunk` tokens (the last padded), chunk k attending to the k · chunk tokens before it and to
-    its own: the terms of the n calls added up (passes = n), tokens = one call's."""
+    `chunk` tokens (the last padded): the terms of the n calls summed (passes = n), tokens = one
+    call's. Call k's queries attend to the cache and to their own chunk: on the full square to
+    `chunk_cache` cached positions (a graph that reads the whole compiled cache, masked, as NxD's
+    chunked-prefill graph in optimum-neuron does), or to the k · chunk before it when None; with
+    causal_skip to the k · chunk before it and causally within the chunk."""
     if chunk is not None and chunk > 0:
         calls = [_prefill_call(model, instance, tp=tp, dtype=dtype, batch=batch,
                                input_len=chunk, allreduce=allreduce, causal_skip=causal_skip,
-                               context_before=k * chunk)
+                               context_before=k * chunk, cache=chunk_cache)
                  for k in range(-(-input_len // chunk))]
-        return _added(calls)
+        return _summed_calls(calls)
     return _prefill_call(model, instance, tp=tp, dtype=dtype, batch=batch, input_len=input_len,
                          allreduce=allreduce, causal_skip=causal_skip)
 
 
-def _added(calls: list["Roofline"]) -> "Roofline":
+def _summed_calls(calls: list["Roofline"]) -> "Roofline":
     """The model calls of one chunked prefill as one Roofline: every time term summed, the
     tokens of one call (the matmul ramp sees each call), passes = the calls."""
     first = calls[0]
@@ -598,16 +604,19 @@ def _added(calls: list["Roofline"]) -> "Roofline":
 def _prefill_call(
     model: ModelSpec, instance: InstanceSpec, *, tp: int, dtype: str, batch: float, input_len: int,
     allreduce: str = collectives.RING, causal_skip: bool = False, context_before: int = 0,
+    cache: int | None = None,
 ) -> Roofline:
     """One prefill model call of `batch` prompts of `input_len` new tokens after
-    `context_before` cached ones (prefill_roofline)."""
+    `context_before` cached ones; on the full square its queries attend to `cache` cached
+    positions when given, else to the `context_before` (prefill_roofline)."""
     tokens = batch * input_len
     weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
     _, peak = peak_flops_per_core(instance, dtype)
     linear = 2 * padded_active_params(model, tp) * tokens
-    pairs = (causal_attention_pairs(model, input_len)
-             + attention_token_layers(model, context_before) * input_len) if causal_skip \
-        else attention_token_layers(model, context_before + input_len) * input_len
+    keys = context_before if cache is None else cache
+    pairs = (causal_attention_pairs(model, context_before + input_len)
+             - causal_attention_pairs(model, context_before)) if causal_skip \
+        else attention_token_layers(model, keys + input_len) * input_len
     attention = 4 * pairs * attention_width(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, tokens, allreduce)
     attention_peak = _attention_peak(instance, dtype)
@@ -647,7 +656,10 @@ class Workload:
     #                                       served min(`batch`, running limit) at a time until the
     #                                       last has completed (trtllm-bench throughput)
     prefill_chunk_tokens: int | None = None  # chunked prefill: each prompt in model calls of this
-    #                                          many tokens, the last padded (None: whole prompts)
+    #                                          many tokens, the last padded (None: whole prompts);
+    #                                          optimum-neuron's, one prompt per call: a framework
+    #                                          whose token budget packs chunks of several prompts
+    #                                          into one call is not modelled
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -834,8 +846,9 @@ def serve(
     padded_batch = batch_bucket(active, framework, work.compiled_batch)
     single = framework.single_bucket if work.single_bucket is None else work.single_bucket
     chunk = work.prefill_chunk_tokens
-    padded_input = -(-work.input_len // chunk) * chunk if chunk else seq_bucket(
-        work.input_len, framework, work.compiled_seq_len, single)
+    # a chunked prefill's calls read the KV cache the decode graph holds for the prompt
+    cache = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
+    padded_input = -(-work.input_len // chunk) * chunk if chunk else cache
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len, single)
 
     def decode_step(batch: int) -> Roofline:
@@ -852,7 +865,7 @@ def serve(
         return prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=prompts,
                                 input_len=work.input_len if chunk else padded_input,
                                 allreduce=framework.allreduce, causal_skip=framework.causal_skip,
-                                chunk=chunk)
+                                chunk=chunk, chunk_cache=cache if chunk else None)
 
     prefills: tuple[tuple[float, Roofline], ...] = ()
     throughput: float | None = None

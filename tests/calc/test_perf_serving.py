@@ -963,6 +963,13 @@ def test_a_chunked_prefill_runs_padded_calls_that_attend_to_the_chunks_before() 
     bare = replace(EFFICIENCY, prefill_fixed_latency_s=0.0)
     assert chunked.time_s(EFFICIENCY, 0.002) - chunked.time_s(bare, 0.0) == pytest.approx(
         2 * (0.01 + 0.002))
+    # NxD's chunked-prefill graph reads the whole compiled cache, masked: with a 4,096-token
+    # cache each call attends to 4,096 + 1,024 keys on the full square
+    cached = serving.prefill_roofline(model, instance, tp=8, dtype="bf16", batch=1,
+                                      input_len=1500, chunk=1024, chunk_cache=4096)
+    assert cached.attention_compute_s == pytest.approx(
+        4 * model.layers * 2 * 1024 * (4096 + 1024) * width / peak / 8)
+    assert cached.compute_s - cached.attention_compute_s == pytest.approx(linear)
     # a prompt that fits one chunk is one call, padded to the chunk
     short = serving.prefill_roofline(model, instance, tp=8, dtype="bf16", batch=1,
                                      input_len=500, chunk=1024)
@@ -974,14 +981,34 @@ def test_a_chunked_prefill_runs_padded_calls_that_attend_to_the_chunks_before() 
 def test_a_chunked_server_serves_whole_chunks_instead_of_its_bucket() -> None:
     model, instance = synthetic_model(), data.instance("inf2.48xlarge")
     framework = frameworks.get("vllm-neuron")
+    # optimum-neuron compiles one sequence length: whole prompts are padded to it (4,096), chunked
+    # ones run two calls of 1,024 that each read the 4,096-token cache
     work = Workload(batch=1, input_len=1500, output_len=250, compiled_batch=32,
-                    compiled_seq_len=4096)
-    bucketed = serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=8, dtype="bf16",
-                             kv_dtype="bf16", work=work)
+                    compiled_seq_len=4096, single_bucket=True)
+    whole = serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                          kv_dtype="bf16", work=work)
     chunked = serving.serve(model, instance, framework, EFFICIENCY, 0.0, tp=8, dtype="bf16",
                             kv_dtype="bf16", work=replace(work, prefill_chunk_tokens=1024))
-    assert bucketed.padded_input_len == 2048 and bucketed.prefill.passes == 1
-    assert chunked.padded_input_len == 2048 and chunked.prefill.passes == 2
+    assert (whole.padded_input_len, whole.prefill.passes, whole.prefill.tokens) == (4096, 1, 4096)
+    assert (chunked.padded_input_len, chunked.prefill.passes, chunked.prefill.tokens) \
+        == (2048, 2, 1024)
+    assert chunked.prefill == serving.prefill_roofline(
+        model, instance, tp=8, dtype="bf16", batch=1, input_len=1500,
+        allreduce=framework.allreduce, chunk=1024, chunk_cache=4096)
     assert chunked.prefill_s == pytest.approx(chunked.prefill.time_s(EFFICIENCY, 0.0))
-    # decode is untouched: one graph at the compiled length's bucket
-    assert chunked.step_s == bucketed.step_s
+    # decode is untouched: one graph at the compiled length
+    assert chunked.step_s == whole.step_s and chunked.padded_context == 4096
+
+
+def test_a_chunked_prefill_with_flash_attention_counts_each_window_once() -> None:
+    # where the kernel skips masked blocks, the calls of a chunked prefill together attend to the
+    # causal pairs of the padded prompt (2,048 tokens): per full-attention layer 2,048 · 2,049 / 2,
+    # per sliding-window layer (w = 512) w (w + 1) / 2 + (2,048 - w) · w
+    model = synthetic_model(local_layers=8, local_window=512, local_kind="sliding")
+    instance = data.instance("p5.48xlarge")
+    chunked = serving.prefill_roofline(model, instance, tp=1, dtype="bf16", batch=1,
+                                       input_len=1500, causal_skip=True, chunk=1024)
+    pairs = 8 * 2048 * 2049 // 2 + 8 * (512 * 513 // 2 + (2048 - 512) * 512)
+    peak = instance.chip.peak_flops_per_core["bf16"]
+    assert chunked.attention_compute_s == pytest.approx(
+        4 * pairs * model.heads * model.head_dim / peak)

@@ -31,7 +31,7 @@ UNITLESS = {"cores_per_chip", "lnc_default", "hbm_stacks", "dma_engines", "cc_co
             # measurement counts (meas): requests in flight, compiled shapes, parallel degrees
             "concurrency", "compiled_batch", "seq_bucket", "cp", "ep", "virtual_pp",
             "output_len_requested", "max_running_batch", "max_num_tokens", "run_requests",
-            "concurrency_cap", "output_len_sd", "cold_replicas",
+            "concurrency_cap", "output_len_sd", "cold_replicas", "prefill_chunk_tokens",
             # frameworks: bucket sizes and limits in tokens or requests
             "bucket_min_tokens", "default_max_batch"}
 
