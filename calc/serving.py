@@ -575,7 +575,8 @@ def prefill_roofline(
     call's. Call k's queries attend to the cache and to their own chunk: on the full square to
     `chunk_cache` cached positions (a graph that reads the whole compiled cache, masked, as NxD's
     chunked-prefill graph in optimum-neuron does), or to the k · chunk before it when None; with
-    causal_skip to the k · chunk before it and causally within the chunk."""
+    causal_skip to the k · chunk before it and causally within the chunk. Each call's read of
+    the cached keys is left out of memory_s (a few % of the weights' bytes for these shapes)."""
     if chunk is not None and chunk > 0:
         calls = [_prefill_call(model, instance, tp=tp, dtype=dtype, batch=batch,
                                input_len=chunk, allreduce=allreduce, causal_skip=causal_skip,
@@ -846,9 +847,11 @@ def serve(
     padded_batch = batch_bucket(active, framework, work.compiled_batch)
     single = framework.single_bucket if work.single_bucket is None else work.single_bucket
     chunk = work.prefill_chunk_tokens
-    # a chunked prefill's calls read the KV cache the decode graph holds for the prompt
-    cache = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
-    padded_input = -(-work.input_len // chunk) * chunk if chunk else cache
+    bucket = seq_bucket(work.input_len, framework, work.compiled_seq_len, single)
+    padded_input = -(-work.input_len // chunk) * chunk if chunk else bucket
+    # a chunked prefill's calls read the whole compiled KV cache (masked; optimum-neuron's NxD
+    # graph), else, without a compiled length, the prompt's bucket
+    cache = work.compiled_seq_len or bucket
     context = seq_bucket(work.input_len + out // 2, framework, work.compiled_seq_len, single)
 
     def decode_step(batch: int) -> Roofline:
