@@ -36,10 +36,9 @@ step time = max(weights_s / η_mem, projections_s / η_comp) + max(kv_s / η_mem
             matmuls cost per 128 × 128 instruction more than their bytes: t_mm fitted)
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
 prefill latency of the hardware group per prefill pass (per request where prompts are prefilled
-one at a time; a chunked prefill pays both once per model call, n · (t_fixed + s_f)), plus
-for an MoE model t_GB · G, the expert
-blocks' traffic G in GB at a fitted time per GB (the Neuron serving stacks' MoE prefills take
-several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
+one at a time; a chunked prefill pays both once per model call, n · (t_fixed + s_f)), plus for
+an MoE model t_GB · G, the expert blocks' traffic G in GB at a fitted time per GB (the Neuron
+serving stacks' MoE prefills take several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
 modules/moe/expert_mlps_v2.py forward / forward_blockwise, model_utils.DEFAULT_BLOCK_SIZE = 512)
 prefills T tokens in N = min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) blocks of 512 token rows, each
 block one expert: the worst-case count, run whether the blocks are full or padding; with
@@ -868,7 +867,7 @@ def serve(
         return prefill_roofline(model, instance, tp=tp, dtype=dtype, batch=prompts,
                                 input_len=work.input_len if chunk else padded_input,
                                 allreduce=framework.allreduce, causal_skip=framework.causal_skip,
-                                chunk=chunk, chunk_cache=cache if chunk else None)
+                                chunk=chunk, chunk_cache=cache)
 
     prefills: tuple[tuple[float, Roofline], ...] = ()
     throughput: float | None = None
