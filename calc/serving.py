@@ -37,8 +37,9 @@ step time = max(weights_s / η_mem, projections_s / η_comp) + max(kv_s / η_mem
 fixed: decode = the framework's per-step cost (scheduler, sampling, launch); prefill = that plus a
 prefill latency of the hardware group per prefill pass (per request where prompts are prefilled
 one at a time; a chunked prefill pays both once per model call, n · (t_fixed + s_f)), plus for
-an MoE model t_GB · G, the expert blocks' traffic G in GB at a fitted time per GB (the Neuron
-serving stacks' MoE prefills take several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
+an MoE model t_GB · G, the expert
+blocks' traffic G in GB at a fitted time per GB (the Neuron serving stacks' MoE prefills take
+several times what their FLOPs and bytes explain). NxD's MoE layer (neuronx-distributed
 modules/moe/expert_mlps_v2.py forward / forward_blockwise, model_utils.DEFAULT_BLOCK_SIZE = 512)
 prefills T tokens in N = min(⌈(T·k − (E − 1)) / 512⌉ + E − 1, T·k) blocks of 512 token rows, each
 block one expert: the worst-case count, run whether the blocks are full or padding; with
