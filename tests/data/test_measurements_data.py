@@ -157,7 +157,13 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         # started without a warm-up: how many replicas were cold, of the run's N requests
         assert meas["concurrency"] == 1 and "arrivals" not in meas
         assert meas["cold_replicas"] in {0, meas.get("dp", 1)}   # all its replicas, or none
-        assert meas["run_requests"] == math.floor(120 * meas["request_throughput_per_s"])
+        # guidellm 0.1.0 runs the profile 120 s, one request after another; its requests per
+        # second, N over a window between N mean latencies and 120 s, agree (to the two decimals
+        # some results round it to: 0.03 for 4 requests of 28.6 s)
+        requests = meas["run_requests"]
+        assert requests == math.floor(120 / meas["e2e_s"])
+        rate = meas["request_throughput_per_s"]
+        assert requests / 120 - 0.005 <= rate <= 1 / meas["e2e_s"] + 0.005
         assert "v0.1.0" in meas["run_requests_note"]
         assert "fw-optimum-neuron-no-warmup" in meas["sources"]
         assert "fw-optimum-neuron-no-warmup" in meas["cold_replicas_note"]
@@ -224,9 +230,12 @@ def test_sources_of_new_records_exist() -> None:
 
 # guidellm 0.1 rows: the tokens each request generated and (a 'throughput' profile row) the
 # requests in flight are derived from the row's own published figures, never typed: output_len =
-# output tokens/s over completed requests/s (both over one window), concurrency = requests/s ×
-# mean request latency (Little's law). The e2e check confirms the generated length independently.
+# output tokens/s over completed requests/s (both over one window), or, for a synchronous run whose
+# results round requests/s too coarsely for that, output tokens/s × mean request latency (one
+# request after another: the window is the sum of the latencies); concurrency = requests/s × mean
+# request latency (Little's law). The e2e check confirms the generated length independently.
 GUIDELLM_ROWS = [m for m in measurements() if "output_len_requested" in m]
+SYNCHRONOUS_RULE = "output_tokens_per_s × e2e_s"
 
 
 def test_guidellm_rows_carry_their_generated_length() -> None:
@@ -237,6 +246,9 @@ def test_guidellm_rows_carry_their_generated_length() -> None:
 @pytest.mark.parametrize("meas", GUIDELLM_ROWS, ids=lambda m: m["id"])
 def test_generated_length_is_output_over_request_throughput(meas: dict[str, Any]) -> None:
     generated = meas["output_tokens_per_s"] / meas["request_throughput_per_s"]
+    if SYNCHRONOUS_RULE in meas["output_len_note"]:
+        assert "profile 'synchronous'" in meas["note"]
+        generated = meas["output_tokens_per_s"] * meas["e2e_s"]
     assert meas["output_len"] == round(generated)
     assert f"{generated:.1f}" in meas["output_len_note"]
     implied_e2e = meas["ttft_s"] + (meas["output_len"] - 1) * meas["tpot_s"]
