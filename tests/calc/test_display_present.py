@@ -4,10 +4,11 @@ in the page language, errors are typed and localized, the result is display-read
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from calc import inputs
+from calc import data, inputs
 from calc.display import LANGS, calculators, present, present_json
 
 
@@ -66,3 +67,36 @@ def test_error_numbers_are_formatted_in_the_language() -> None:
 def test_present_json_never_raises() -> None:
     answer = json.loads(present_json('{"calculator": "nope"}', "en"))
     assert answer["ok"] is False and answer["errors"][0]["key"] == "internal_error"
+
+
+# ---- show-the-math in Japanese: no English words left -------------------------------------------
+# Symbols, functions, subscripts (η_comp, Σ_layers), ids (nxd-inference, trainium/*/decode,
+# us-east-1) and the frameworks' own names stay; every other English word of a formula has its
+# phrase in data/i18n/<lang>/formulas.toml (the same keys in every language, so Spanish gets them
+# too). The browser test checks one calculator; this one every calculator and mode.
+FORMULA_FUNCTIONS = {"ceil", "max", "min", "floor", "mod", "log2", "e2e"}
+_IDS = re.compile(r"[\w.*]+(?:[/-][\w.*]+)+|\w*_\w+|\w+\d\w*")
+
+
+def _english_left(formula: str) -> set[str]:
+    for record in data.records("frameworks"):
+        formula = formula.replace(str(record.get("name", "")), " ")
+    formula = _IDS.sub(" ", formula)
+    return {w for w in re.findall(r"[A-Za-z]+", formula)
+            if w.islower() and len(w) > 1 and w not in FORMULA_FUNCTIONS}
+
+
+@pytest.mark.parametrize("name", tuple(calculators.CALCULATORS))
+def test_japanese_show_the_math_has_no_english_words(name: str) -> None:
+    spec = calculators.calculator(name)
+    left: dict[str, set[str]] = {}
+    for mode in spec.mode_ids():
+        shown = present({"calculator": name, "values": {"mode": mode}}, "ja")
+        assert shown["derivation"], mode
+        for step in shown["derivation"]:
+            words = _english_left(step["formula"])
+            if step["key"] == "basis":
+                assert step["text"] in ("実測", "モデル推定"), step["text"]
+            if words:
+                left[f"{mode}/{step['key']}"] = words
+    assert not left, left
