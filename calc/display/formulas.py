@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 from .. import data
 from . import strings
 
-_WORD = "A-Za-z0-9_"
+_WORD = "A-Za-z0-9_-"   # a hyphen joins an id (capacity-block): no phrase inside it
 
 
 @cache

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from calc import data, inputs
-from calc.display import LANGS, calculators, present, present_json
+from calc import data, inputs, serving, serving_band
+from calc.display import LANGS, calculators, present, present_json, strings, trust
 
 
 def test_calculator_fields_are_schema_params() -> None:
@@ -70,33 +70,75 @@ def test_present_json_never_raises() -> None:
 
 
 # ---- show-the-math in Japanese: no English words left -------------------------------------------
-# Symbols, functions, subscripts (η_comp, Σ_layers), ids (nxd-inference, trainium/*/decode,
-# us-east-1) and the frameworks' own names stay; every other English word of a formula has its
-# phrase in data/i18n/<lang>/formulas.toml (the same keys in every language, so Spanish gets them
-# too). The browser test checks one calculator; this one every calculator and mode.
-FORMULA_FUNCTIONS = {"ceil", "max", "min", "floor", "mod", "log2", "e2e"}
-_IDS = re.compile(r"[\w.*]+(?:[/-][\w.*]+)+|\w*_\w+|\w+\d\w*")
+# Symbols and functions (η_comp, Σ_layers, s_in, ceil), the data's ids (nxd-inference, us-east-1,
+# trainium/*/decode, neuron-v2) and the frameworks' own names stay; every other English word of a
+# formula has its phrase in data/i18n/<lang>/formulas.toml (the same keys in every language, so
+# Spanish gets them too). The browser test checks one calculator; this one every calculator and
+# mode, at the defaults and at inputs that bring other steps (GPU, Trn2 and its thin families, a
+# large batch, every price kind, a region without the asked price).
+FORMULA_FUNCTIONS = {"ceil", "max", "min", "floor", "mod"}
+SHOW_THE_MATH_INPUTS = (
+    {}, {"instance": "p5.48xlarge"}, {"instance": "g5.48xlarge"}, {"instance": "trn2.48xlarge"},
+    {"batch": "64", "input_len": "8000"}, {"price_kind": "capacity-block"},
+    {"price_kind": "ri-effective", "instance": "trn2.48xlarge"}, {"region": "eu-west-1"},
+)
 
 
-def _english_left(formula: str) -> set[str]:
-    for record in data.records("frameworks"):
-        formula = formula.replace(str(record.get("name", "")), " ")
-    formula = _IDS.sub(" ", formula)
-    return {w for w in re.findall(r"[A-Za-z]+", formula)
-            if w.islower() and len(w) > 1 and w not in FORMULA_FUNCTIONS}
+def _ids() -> list[str]:
+    """Every id a formula may quote, longest first."""
+    found = {str(r["id"]) for name in ("frameworks", "instances", "models", "chips",
+                                       "assumptions") for r in data.records(name)}
+    found |= {str(r["region"]) for r in data.records("prices")}
+    found |= {str(f["family"]) for f in serving_band.stored_families()}
+    found |= {str(b.family) for b in serving_band.stored()}
+    found |= set(serving.GROUPS)
+    return sorted(found, key=len, reverse=True)
+
+
+def _english_left(formula: str, ids: list[str], names: list[str]) -> set[str]:
+    for text in (*names, *ids):
+        formula = formula.replace(text, " ")
+    formula = re.sub(r"\w*_\w+", " ", formula)          # symbols with a subscript: s_in, η_comp
+    return {w for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", formula)
+            if w.islower() and len(w) > 1 and not re.search(r"\d", w)
+            and w not in FORMULA_FUNCTIONS}
 
 
 @pytest.mark.parametrize("name", tuple(calculators.CALCULATORS))
 def test_japanese_show_the_math_has_no_english_words(name: str) -> None:
+    ids = _ids()
+    names = [str(r["name"]) for r in data.records("frameworks") if str(r.get("name") or "")]
+    basis = {trust.text("ja", "basis_measured"), trust.text("ja", "basis_modelled")}
     spec = calculators.calculator(name)
     left: dict[str, set[str]] = {}
     for mode in spec.mode_ids():
-        shown = present({"calculator": name, "values": {"mode": mode}}, "ja")
-        assert shown["derivation"], mode
-        for step in shown["derivation"]:
-            words = _english_left(step["formula"])
-            if step["key"] == "basis":
-                assert step["text"] in ("実測", "モデル推定"), step["text"]
-            if words:
-                left[f"{mode}/{step['key']}"] = words
+        for values in SHOW_THE_MATH_INPUTS:
+            shown = present({"calculator": name, "values": {"mode": mode, **values}}, "ja")
+            for step in shown["derivation"]:
+                words = _english_left(step["formula"], ids, names)
+                if step["key"] == "basis":
+                    assert step["text"] in basis, step["text"]
+                if words:
+                    left[f"{mode}/{step['key']}: {step['formula']}"] = words
     assert not left, left
+
+
+def test_every_widening_reason_has_its_phrase() -> None:
+    """The reasons an error band can give (calc.serving_band.widen, perf, flops) are words of the
+    band step's formula: each is a phrase in every language (the Japanese test above cannot see
+    them, being ids with an underscore)."""
+    features = {*inputs_features("perf"), *inputs_features("train")}
+    reasons = {"thin_family", "framework_not_calibrated"}
+    reasons |= {f"family_level_{level}" for level in serving_band.LEVELS
+                if level not in serving_band.EXACT_LEVELS}
+    reasons |= {f"outside_range_{name}" for name in features}
+    for lang in LANGS:
+        phrases = strings.table(lang, "formulas", "phrase")
+        assert reasons <= set(phrases), (lang, sorted(reasons - set(phrases)))
+
+
+def inputs_features(kind: str) -> list[str]:
+    """The request features a band compares with its family's measured ranges."""
+    if kind == "perf":
+        return ["params", "batch", "input_len", "output_len", "tp"]
+    return ["params", "seq_len", "count"]
