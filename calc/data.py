@@ -5,7 +5,8 @@ package is a plain directory, as in site-packages and Pyodide), else <repo>/data
 Override: the environment variable NFG_DATA_DIR (a directory laid out like data/) wins over both;
 tests point it at a copy with injected faults and call ``reset()``.
 
-Before any answer the whole tree is parsed and checked once per process (calc.data_check): a file
+Before any answer the whole tree is parsed and checked once per process (calc.data_check; a tree
+whose bytes passed in an earlier process is read back from calc.data_cache instead): a file
 that does not parse, a missing field, a duplicate id, an unknown reference, a wrong type or an
 out-of-range figure raises DataError (a CalcError, key ``data_invalid``) naming file, record and
 field, so the CLI exits 2 with that line, the JSON api answers ok=false and the build fails.
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from . import data_cache
 from .data_lang import overlay_lang
 from .errors import CalcError
 from .specs import ChipSpec, InstanceSpec, ModelSpec, PriceSpec
@@ -112,9 +114,13 @@ def _checked() -> dict[str, dict[str, Any]]:
     # (but i18n/<lang>/data.toml: the data texts in <lang>, put onto their records; calc.data_lang)
     paths = [path for path in data_files(_list_dir)
              if not path.startswith("i18n/") or overlay_lang(path) is not None]
+    stored = data_cache.load(paths, _read_bytes)   # the same bytes passed in an earlier process
+    if stored is not None:
+        return stored
     docs, faults = check_tree(_read_bytes, paths, lambda path: f"data/{path}")
     if faults:
         raise DataError(faults)
+    data_cache.save(paths, _read_bytes, docs)
     return docs
 
 

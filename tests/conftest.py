@@ -12,12 +12,15 @@ Fixtures (use these names):
 
 from __future__ import annotations
 
+import atexit
 import functools
 import http.server
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -32,6 +35,13 @@ SUBPATH = "nfg"
 
 if str(ROOT) not in sys.path:  # calc, site_macros and hooks are imported by tests
     sys.path.insert(0, str(ROOT))
+
+# the checked data tree this session keeps (calc.data_cache): its own directory, so the session
+# starts by checking the tree and never reads or writes the developer's cache; subprocesses (the
+# CLI, mkdocs) inherit it
+_CACHE_DIR = tempfile.mkdtemp(prefix="nfg-test-cache-")
+os.environ["NFG_CACHE_DIR"] = _CACHE_DIR
+atexit.register(shutil.rmtree, _CACHE_DIR, True)
 
 
 @dataclass(frozen=True, slots=True)
