@@ -18,7 +18,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from . import data_cache
-from .data_lang import overlay_lang
+from .data_lang import EXTRA_FILES, overlay_lang
 from .errors import CalcError
 from .specs import ChipSpec, InstanceSpec, ModelSpec, PriceSpec
 from .units import FLOPS_PER_TFLOP, rate_bytes_per_s, size_bytes
@@ -114,13 +114,25 @@ def _checked() -> dict[str, dict[str, Any]]:
     # (but i18n/<lang>/data.toml: the data texts in <lang>, put onto their records; calc.data_lang)
     paths = [path for path in data_files(_list_dir)
              if not path.startswith("i18n/") or overlay_lang(path) is not None]
-    stored = data_cache.load(paths, _read_bytes)   # the same bytes passed in an earlier process
+    # every file the check reads, read once: the check and the cache key see the same bytes
+    files = {path: _read_bytes(path) for path in (*paths, *EXTRA_FILES)}
+    tree_key = data_cache.key(files)
+    stored = data_cache.load(tree_key)   # these bytes passed a check in an earlier process
     if stored is not None:
         return stored
-    docs, faults = check_tree(_read_bytes, paths, lambda path: f"data/{path}")
+    unkeyed: list[str] = []
+
+    def read(path: str) -> bytes | None:
+        if path in files:
+            return files[path]
+        unkeyed.append(path)   # a file the key does not cover: this tree is not kept
+        return _read_bytes(path)
+
+    docs, faults = check_tree(read, paths, lambda path: f"data/{path}")
     if faults:
         raise DataError(faults)
-    data_cache.save(paths, _read_bytes, docs)
+    if not unkeyed:
+        data_cache.save(tree_key, docs)
     return docs
 
 

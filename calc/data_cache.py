@@ -2,45 +2,56 @@
 the TOML files again while neither they nor calc's own code have changed.
 
 calc.data checks the whole tree once per process before any answer (calc.data_check); parsing
-the TOML is most of a CLI call's time. After a tree passes, its parsed files are written here
-under a key: a SHA-256 over the Python version, the source of every top-level calc module (the
-checks and the loaders) and every checked file's path and bytes. The next process computes the
-key from the same bytes and, when it matches, takes the stored files without checking them:
-they are the files a check passed, byte for byte. One file holds one entry, the last tree that
+the TOML is most of a CLI call's time. calc.data reads every file the check reads once, into
+memory; the check runs on those bytes, and a tree that passes is written here under their key:
+a SHA-256 over the Python version, the bytes of every top-level calc module (the checks and the
+loaders) and every file's path and bytes (a missing file counts too). The next process reads the
+files, computes the key and, when it matches, takes the stored documents without checking them:
+they are what a check made of exactly those bytes. One file holds one entry, the last tree that
 passed.
 
 Only the default data tree is kept (no NFG_DATA_DIR: tests point that at trees with injected
 faults), never in the browser (Pyodide starts from a memory snapshot that already holds the
-checked tree). The directory: $NFG_CACHE_DIR (empty: no cache), else
-$XDG_CACHE_HOME/neuron-field-guide, else ~/.cache/neuron-field-guide. Every failure (no
-directory, a file that cannot be written, read or unpickled, another key) falls back to checking.
+checked tree). The directory, used only when absolute: $NFG_CACHE_DIR (empty: no cache), else
+$XDG_CACHE_HOME/neuron-field-guide, else ~/.cache/neuron-field-guide; created private (0700), and
+a file there is read only when it belongs to this user and nobody else may write it. The stored
+documents are plain TOML values, so the reader accepts no class but datetime's (a file that
+names any other is not code that runs here). Every failure (no usable directory, a file that
+cannot be written, read or unpickled, another key) falls back to checking.
 """
 
 import hashlib
+import io
 import os
 import pickle
+import stat
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Mapping
 from typing import Any
 
 CACHE_DIR_ENV = "NFG_CACHE_DIR"
 DATA_DIR_ENV = "NFG_DATA_DIR"
 FILE_NAME = "checked-data.pickle"
-FORMAT = 1
+FORMAT = 2
+ALLOWED_CLASSES = frozenset({("datetime", "date"), ("datetime", "datetime"), ("datetime", "time"),
+                             ("datetime", "timedelta"), ("datetime", "timezone")})
 
 Docs = dict[str, dict[str, Any]]
 
 
 def directory() -> str | None:
-    """Where the checked tree is kept, or None (no cache: another data tree, the browser, or
-    NFG_CACHE_DIR set empty)."""
+    """Where the checked tree is kept, or None (no cache: another data tree, the browser,
+    NFG_CACHE_DIR set empty, or no absolute directory to use)."""
     if os.environ.get(DATA_DIR_ENV) or sys.platform == "emscripten":
         return None
     chosen = os.environ.get(CACHE_DIR_ENV)
-    if chosen is not None:
-        return chosen or None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "neuron-field-guide")
+    if chosen is None:
+        base = os.environ.get("XDG_CACHE_HOME") or ""
+        if not os.path.isabs(base):   # the XDG rule: a relative value is ignored
+            base = os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(base, "neuron-field-guide")
+    return chosen if chosen and os.path.isabs(chosen) else None
 
 
 def _module_sources() -> list[tuple[str, bytes]]:
@@ -54,47 +65,70 @@ def _module_sources() -> list[tuple[str, bytes]]:
     return found
 
 
-def key(paths: Sequence[str], read: Callable[[str], bytes | None]) -> str:
+def key(files: Mapping[str, bytes | None]) -> str:
+    """The key of a tree: these files' paths and bytes, calc's modules and the Python version."""
     digest = hashlib.sha256(f"{FORMAT}|{sys.version}".encode())
     for name, source in _module_sources():
-        digest.update(b"\0module\0" + name.encode() + b"\0" + source)
-    for path in paths:
-        raw = read(path)
-        digest.update(b"\0data\0" + path.encode() + b"\0"
+        digest.update(b"\0module\0" + os.fsencode(name) + b"\0" + source)
+    for path in sorted(files):
+        raw = files[path]
+        digest.update(b"\0data\0" + os.fsencode(path) + b"\0"
                       + (b"-" if raw is None else b"+" + raw))
     return digest.hexdigest()
 
 
-def load(paths: Sequence[str], read: Callable[[str], bytes | None]) -> Docs | None:
-    """The stored checked tree when its key matches these files' bytes, else None."""
+class _DataUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in ALLOWED_CLASSES:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a TOML value")
+        return super().find_class(module, name)
+
+
+def _private(path: str) -> bool:
+    """Owned by this user and writable by nobody else (always true where there are no owners)."""
+    if not hasattr(os, "getuid"):
+        return True
+    info = os.stat(path)
+    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def load(tree_key: str) -> Docs | None:
+    """The stored checked tree when it was stored under this key, else None."""
     folder = directory()
     if folder is None:
         return None
     try:
-        with open(os.path.join(folder, FILE_NAME), "rb") as handle:
-            stored = pickle.load(handle)
-        if not (isinstance(stored, tuple) and len(stored) == 2
-                and stored[0] == key(paths, read) and isinstance(stored[1], dict)):
+        path = os.path.join(folder, FILE_NAME)
+        if not (_private(folder) and _private(path)):
+            return None
+        with open(path, "rb") as handle:
+            stored = _DataUnpickler(io.BytesIO(handle.read())).load()
+        if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == tree_key
+                and isinstance(stored[1], dict)):
             return None
         return stored[1]
-    except Exception:  # a missing, truncated or foreign file: check the tree instead
+    except Exception:  # missing, truncated, foreign or not ours: check the tree instead
         return None
 
 
-def save(paths: Sequence[str], read: Callable[[str], bytes | None], docs: Docs) -> None:
+def save(tree_key: str, docs: Docs) -> None:
     """Keep a tree that passed its check (atomically: a reader sees the old file or the new)."""
     folder = directory()
     if folder is None:
         return
-    target = os.path.join(folder, FILE_NAME)
-    partial = f"{target}.{os.getpid()}.tmp"
+    partial = None
     try:
-        os.makedirs(folder, exist_ok=True)
-        with open(partial, "wb") as handle:
-            pickle.dump((key(paths, read), docs), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, target)
-    except OSError:
-        try:
-            os.remove(partial)
-        except OSError:
-            pass
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        handle, partial = tempfile.mkstemp(prefix=f"{FILE_NAME}.", suffix=".tmp", dir=folder)
+        with os.fdopen(handle, "wb") as out:
+            pickle.dump((tree_key, docs), out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, os.path.join(folder, FILE_NAME))
+        partial = None
+    except Exception:  # no cache then: the next process checks again
+        pass
+    finally:
+        if partial is not None:
+            try:
+                os.remove(partial)
+            except OSError:
+                pass

@@ -1,22 +1,33 @@
 """calc.data_cache: a tree that passed its check is read back by a later process only while
-every checked file and every calc module is byte for byte the same; anything else checks again."""
+every file the check read and every calc module are byte for byte the same; anything else (or a
+file that is not a plain stored tree, or not the user's own) checks again, and no failure of the
+cache reaches the user."""
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from calc import data, data_cache, data_check
+from calc.data_lang import EXTRA_FILES
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "calc", "memory", "--model", "llama-3.1-8b", "--instance",
+       "inf2.48xlarge", "--dtype", "bf16", "--batch", "4", "--seq-len", "4096", "--json"]
 
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(data_cache.CACHE_DIR_ENV, str(tmp_path))
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(data_cache.CACHE_DIR_ENV, str(folder))
     monkeypatch.delenv(data_cache.DATA_DIR_ENV, raising=False)
     data.reset()
-    yield tmp_path
+    yield folder
     data.reset()
 
 
@@ -28,34 +39,50 @@ def test_a_checked_tree_is_read_back_without_checking(cache_dir: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     checked = data._checked()
     assert (cache_dir / data_cache.FILE_NAME).is_file()
+    assert not list(cache_dir.glob("*.tmp"))
     data.reset()
     monkeypatch.setattr(data_check, "check_tree", _no_check)
     assert data._checked() == checked
     assert data.model("llama-3.1-8b").params > 0
 
 
+def test_the_check_and_the_key_read_each_file_once(cache_dir: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file saved while the tree is checked cannot put the old documents under the new bytes'
+    key: both come from one read; the optional files the check reads are in the key too."""
+    reads: list[str] = []
+    original = data._read_bytes
+    monkeypatch.setattr(data, "_read_bytes", lambda path: reads.append(path) or original(path))
+    data._checked()
+    assert reads and len(reads) == len(set(reads))
+    assert set(EXTRA_FILES) <= set(reads)
+
+
 def test_changed_bytes_or_code_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    files = {"a.toml": b"x = 1\n", "b.toml": b"y = 2\n"}
-    paths = sorted(files)
-    before = data_cache.key(paths, files.get)
-    assert data_cache.key(paths, files.get) == before
-    assert data_cache.key(paths, {**files, "b.toml": b"y = 3\n"}.get) != before
-    assert data_cache.key(paths, {"a.toml": b"x = 1\n"}.get) != before    # a file gone
+    files: dict[str, bytes | None] = {"a.toml": b"x = 1\n", "support_matrix.toml": b"y = 2\n"}
+    before = data_cache.key(files)
+    assert data_cache.key(dict(files)) == before
+    assert data_cache.key({**files, "support_matrix.toml": b"y = 3\n"}) != before
+    assert data_cache.key({**files, "support_matrix.toml": None}) != before   # a file gone
     sources = data_cache._module_sources()
     monkeypatch.setattr(data_cache, "_module_sources",
                         lambda: [*sources, ("data_check.py", b"# a new check\n")])
-    assert data_cache.key(paths, files.get) != before
+    assert data_cache.key(files) != before
 
 
-def test_a_stale_or_corrupt_file_is_ignored(cache_dir: Path) -> None:
+def test_a_stale_corrupt_or_foreign_file_is_ignored(cache_dir: Path) -> None:
+    cache_dir.mkdir(mode=0o700)
     stored = cache_dir / data_cache.FILE_NAME
-    files = {"a.toml": b"x = 1\n"}
     stored.write_bytes(pickle.dumps(("another key", {"a.toml": {"x": 2}})))
-    assert data_cache.load(["a.toml"], files.get) is None
+    assert data_cache.load("a key") is None
     stored.write_bytes(b"\x80\x05not a pickle")
-    assert data_cache.load(["a.toml"], files.get) is None
-    data_cache.save(["a.toml"], files.get, {"a.toml": {"x": 1}})
-    assert data_cache.load(["a.toml"], files.get) == {"a.toml": {"x": 1}}
+    assert data_cache.load("a key") is None
+    stored.write_bytes(pickle.dumps(("a key", {"a.toml": {"run": os.system}})))
+    assert data_cache.load("a key") is None     # names a class that is not a TOML value
+    data_cache.save("a key", {"a.toml": {"x": 1}})
+    assert data_cache.load("a key") == {"a.toml": {"x": 1}}
+    stored.chmod(0o666)                         # others may write it: not read
+    assert data_cache.load("a key") is None
 
 
 def test_a_faulty_tree_is_never_kept(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,18 +93,26 @@ def test_a_faulty_tree_is_never_kept(cache_dir: Path, monkeypatch: pytest.Monkey
     assert not (cache_dir / data_cache.FILE_NAME).exists()
 
 
-def test_no_cache_for_another_tree_the_browser_or_when_switched_off(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_which_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(data_cache.CACHE_DIR_ENV, str(tmp_path))
     monkeypatch.setenv(data_cache.DATA_DIR_ENV, str(tmp_path))
-    assert data_cache.directory() is None
+    assert data_cache.directory() is None                        # another data tree
     monkeypatch.delenv(data_cache.DATA_DIR_ENV)
     assert data_cache.directory() == str(tmp_path)
-    monkeypatch.setattr(data_cache.sys, "platform", "emscripten")
-    assert data_cache.directory() is None
-    monkeypatch.undo()
+    with monkeypatch.context() as browser:
+        browser.setattr(data_cache.sys, "platform", "emscripten")
+        assert data_cache.directory() is None
     monkeypatch.setenv(data_cache.CACHE_DIR_ENV, "")
-    monkeypatch.delenv(data_cache.DATA_DIR_ENV, raising=False)
+    assert data_cache.directory() is None                        # switched off
+    monkeypatch.setenv(data_cache.CACHE_DIR_ENV, "relative/cache")
+    assert data_cache.directory() is None
+    monkeypatch.delenv(data_cache.CACHE_DIR_ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert data_cache.directory() == str(tmp_path / "xdg" / "neuron-field-guide")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")           # ignored, as XDG says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert data_cache.directory() == str(tmp_path / "home" / ".cache" / "neuron-field-guide")
+    monkeypatch.setattr(data_cache.os.path, "expanduser", lambda path: path)   # no home
     assert data_cache.directory() is None
 
 
@@ -87,5 +122,27 @@ def test_an_unwritable_directory_is_not_an_error(monkeypatch: pytest.MonkeyPatch
     blocker.write_text("not a directory")
     monkeypatch.setenv(data_cache.CACHE_DIR_ENV, str(blocker / "cache"))
     monkeypatch.delenv(data_cache.DATA_DIR_ENV, raising=False)
-    data_cache.save(["a.toml"], {"a.toml": b""}.get, {"a.toml": {}})
-    assert data_cache.load(["a.toml"], {"a.toml": b""}.get) is None
+    data_cache.save("a key", {"a.toml": {}})
+    assert data_cache.load("a key") is None
+
+
+def test_a_save_that_fails_midway_leaves_nothing(cache_dir: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise ValueError("cannot pickle")
+
+    monkeypatch.setattr(data_cache.pickle, "dump", refuse)
+    data_cache.save("a key", {"a.toml": {}})
+    assert list(cache_dir.iterdir()) == []
+
+
+def test_the_cli_answers_the_same_from_the_kept_tree(tmp_path: Path) -> None:
+    env = {**os.environ, data_cache.CACHE_DIR_ENV: str(tmp_path / "cache")}
+    env.pop(data_cache.DATA_DIR_ENV, None)
+    first = subprocess.run(CLI, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert (tmp_path / "cache" / data_cache.FILE_NAME).is_file()
+    second = subprocess.run(CLI, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    (tmp_path / "cache" / data_cache.FILE_NAME).write_bytes(b"garbage")
+    third = subprocess.run(CLI, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert first.stdout == second.stdout == third.stdout
+    assert not first.stderr and not second.stderr and not third.stderr
