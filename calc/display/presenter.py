@@ -193,7 +193,7 @@ def derivation_rows(responses: dict[str, Any], lang: str) -> list[dict[str, Any]
                 "label": labels.get(step["key"], step["key"]),
                 "formula": formulas.localise(str(step.get("formula", "")), lang),  # ux: words
                 "text": _band_step_text(response["result"], str(step["key"]), lang)
-                or _basis_step_text(str(step["key"]), value, lang)
+                or (trust.basis_label(value, lang) if step["key"] == "basis" else None)
                 or value_text(value, unit, lang),
                 "value": units.raw_value(value),
                 "unit": unit,
@@ -214,13 +214,6 @@ def _band_step_text(result: dict[str, Any], key: str, lang: str) -> str | None:
     unit = units.result_unit(field)
     return (f"{units.quantity(band[0], unit, lang)}\u2009\u2013\u2009"
             f"{units.quantity(band[1], unit, lang)}")
-
-
-def _basis_step_text(key: str, value: Any, lang: str) -> str | None:
-    """The basis step ("measured" / "modelled") in the page language, as the result shows it."""
-    if key != "basis" or value not in ("measured", "modelled"):
-        return None
-    return trust.text(lang, f"basis_{value}")
 
 
 def instance_kinds() -> dict[str, str]:

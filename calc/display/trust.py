@@ -162,12 +162,17 @@ def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[
     return out
 
 
+def basis_label(basis: Any, lang: str) -> str | None:
+    """An estimate's basis ("measured" / "modelled") in the page language; None for anything
+    else."""
+    return text(lang, f"basis_{basis}") if basis in ("measured", "modelled") else None
+
+
 def band_text(value_shown: str, result: dict[str, Any], field: str, unit: str,
               lang: str) -> tuple[str, str | None]:
     """("12 ms, likely 9–16 ms", basis text) when the result carries a band for the field."""
     band = (result.get("error_band") or {}).get(field)
-    basis = result.get("basis")
-    basis_text = text(lang, f"basis_{basis}") if basis in ("measured", "modelled") else None
+    basis_text = basis_label(result.get("basis"), lang)
     if not (isinstance(band, list | tuple) and len(band) == 2
             and all(isinstance(v, int | float) for v in band)):
         return value_shown, basis_text

@@ -127,7 +127,8 @@ def test_every_widening_reason_has_its_phrase() -> None:
     """The reasons an error band can give (calc.serving_band.widen, perf, flops) are words of the
     band step's formula: each is a phrase in every language (the Japanese test above cannot see
     them, being ids with an underscore)."""
-    features = {*inputs_features("perf"), *inputs_features("train")}
+    features = {name for band in serving_band.stored() for name in band.ranges}
+    assert {"params", "batch", "input_len", "output_len", "tp", "seq_len", "count"} <= features
     reasons = {"thin_family", "framework_not_calibrated"}
     reasons |= {f"family_level_{level}" for level in serving_band.LEVELS
                 if level not in serving_band.EXACT_LEVELS}
@@ -136,9 +137,3 @@ def test_every_widening_reason_has_its_phrase() -> None:
         phrases = strings.table(lang, "formulas", "phrase")
         assert reasons <= set(phrases), (lang, sorted(reasons - set(phrases)))
 
-
-def inputs_features(kind: str) -> list[str]:
-    """The request features a band compares with its family's measured ranges."""
-    if kind == "perf":
-        return ["params", "batch", "input_len", "output_len", "tp"]
-    return ["params", "seq_len", "count"]
