@@ -170,6 +170,8 @@ class Case:
     #                          first on a server started without warm-up (cold_replicas / N)
     prefill_chunk_tokens: int | None = None  # the server prefilled prompts in chunks of this
     #                                          many tokens (Workload.prefill_chunk_tokens)
+    burst_run_timed: bool = False  # the burst run stopped at the tool's time limit
+    #                                (Workload.burst_run_timed)
 
     @property
     def group(self) -> str:
@@ -184,7 +186,7 @@ class Case:
         return Workload(self.batch, self.input_len, self.output_len, self.compiled_batch,
                         self.compiled_seq_len, self.single_bucket, self.evenly_spaced_rate_per_s,
                         self.burst_run_requests, self.burst_arrivals, self.output_len_sd,
-                        self.queued_requests, self.prefill_chunk_tokens)
+                        self.queued_requests, self.prefill_chunk_tokens, self.burst_run_timed)
 
     def measured(self, field: str) -> float | None:
         """The published figure that scores `field`; an open-loop row's throughput is not one:
@@ -360,6 +362,7 @@ def cases(uses: tuple[str, ...] = SCORED_USES) -> list["Case"]:
                 queued_requests=queued / replicas if queued else None,
                 cold_share=cold / stated_requests if cold and stated_requests else 0.0,
                 prefill_chunk_tokens=_optional_int(raw.get("prefill_chunk_tokens")),
+                burst_run_timed=raw.get("run_time_limited") is True,
             )
         )
     return found

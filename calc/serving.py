@@ -82,7 +82,9 @@ B = min(C, compiled batch) run and the rest wait for a slot:
   P · t_pass and no wait before the second, and its waves stay aligned (elsewhere only the first
   W are a burst); an aligned wave lasts until its longest request ends (output lengths drawn with
   a spread σ, Workload.output_len_sd: s_out + σ · e(w) for w requests, calc.order_statistics);
-  with aligned waves and N ≤ A the throughput is the A's tokens over their time.
+  with aligned waves and N ≤ A the throughput is the A's tokens over their time; elsewhere, with
+  all N sent at once (N ≤ A) and a run that ended with its last request, it is the queued run's
+  below with B = min(⌈N⌉, the running limit).
   LLMPerf's rounds (C sent at once, the next C when all have finished) are such runs with
   N = A = C.
   A run of N requests of equal lengths queued at once and served B (the requests in flight) at a
@@ -661,6 +663,8 @@ class Workload:
     #                                          optimum-neuron's, one prompt per call: a framework
     #                                          whose token budget packs chunks of several prompts
     #                                          into one call is not modelled
+    burst_run_timed: bool = False  # the burst run stopped at the tool's time limit, not after
+    #                                its last request: its N are the requests completed by then
 
 
 def check_compiled_shapes(batch: int, input_len: int, output_len: int,
@@ -754,7 +758,9 @@ def burst_run(*, in_flight: float, limit: int | None, run_requests: float,
     states the cap, else the C in flight; LLMPerf's rounds: N = A = C, every request in a burst);
     the prefill passes inside that mean TTFT, (weight, pass) pairs, for the prefill fit; and,
     with aligned waves and every request in the burst (N ≤ A), the run's output tokens/s: the
-    A's tokens over the time they take (else None).
+    A's tokens over the time they take (else None; with N ≤ A on a staggered server serve()
+    takes the run's length from queued_run_throughput, unless the tool's time limit stopped the
+    run: Workload.burst_run_timed).
     The engine runs the A in waves of W = min(A, running limit): m = ⌊A / W⌋ full waves and a
     last one of r = A − m W, where the waves stay aligned: a server that returns a prefill
     call's first tokens together (below); elsewhere the first tokens come one by one, the
@@ -824,11 +830,12 @@ def queued_run_throughput(requests: float, running: int, out: int, lifetime_s: f
                           lifetime_of: Callable[[int], float]) -> float:
     """Output tokens/s of a run of N requests of equal lengths queued at once and served B =
     `running` at a time, each slot taking the next request when its own completes, until the last
-    has completed (trtllm-bench's offline throughput): g = ⌈N / B⌉ generations, the last of
-    r = N − (g − 1) · B ≤ B requests at its own batch; wall time (g − 1) · L(B) + L(⌈r⌉), L the
-    lifetime of a request with that many in flight (`lifetime_s` at B, else `lifetime_of`; the
-    steady closed loop's cycle, its prompts prefilled as that loop batches them); N ≤ B: one
-    generation of N."""
+    has completed (trtllm-bench's offline throughput; a burst run that sent all its N at once,
+    guidellm's throughput profile under a cap above N, likewise): g = ⌈N / B⌉ generations, the
+    last of r = N − (g − 1) · B ≤ B requests at its own batch; wall time (g − 1) · L(B) +
+    L(⌈r⌉), L the lifetime of a request with that many in flight (`lifetime_s` at B, else
+    `lifetime_of`; the steady closed loop's cycle, its prompts prefilled as that loop batches
+    them); N ≤ B: one generation of N."""
     generations = max(1, math.ceil(requests / running - 1e-9))
     last = min(running, max(1, math.ceil(requests - (generations - 1) * running - 1e-9)))
     last_s = lifetime_s if last == running else lifetime_of(last)
@@ -926,15 +933,28 @@ def serve(
                 first_tokens_together=framework.wave_prefill, out_sd=work.output_len_sd or 0.0)
             e2e = ttft + (out - 1) * tpot
             wait = ttft - prefill_s
-        if work.queued_requests and work.queued_requests > 0 \
-                and work.evenly_spaced_rate_per_s is None:
+        queued, running = work.queued_requests, active
+        if queued is None and throughput is None and work.burst_run_requests \
+                and not work.burst_run_timed \
+                and (work.burst_arrivals or work.batch) >= work.burst_run_requests:
+            # a burst run that sent every request at once (the tool's cap on requests in flight
+            # above the run's N, or, no cap stated, C >= N) and ended with its last one lasts,
+            # like a queued run, until
+            # that request completes: the engine serves min(N, its running limit) at a time
+            # (a server with aligned waves: burst_run's own run length, above)
+            queued = work.burst_run_requests
+            running = max(1, math.ceil(queued - 1e-9))
+            running = min(running, limit) if limit is not None else running
+        if queued and queued > 0 and work.evenly_spaced_rate_per_s is None:
             def lifetime_of(batch: int) -> float:
                 """A request's lifetime with `batch` in flight (the running cycle)."""
                 return serve(model, instance, framework, efficiency, step_fixed, tp=tp,
                              dtype=dtype, kv_dtype=kv_dtype,
-                             work=replace(work, batch=batch, queued_requests=None)).cycle_s
-            throughput = queued_run_throughput(work.queued_requests, active, out, cycle,
-                                               lifetime_of)
+                             work=replace(work, batch=batch, queued_requests=None,
+                                          burst_run_requests=None, burst_arrivals=None)).cycle_s
+            throughput = queued_run_throughput(
+                queued, running, out, cycle if running == active else lifetime_of(running),
+                lifetime_of)
     else:
         prefill = prefill_pass(padded_batch)
         prefill_s = prefill.time_s(efficiency, step_fixed)

@@ -132,6 +132,13 @@ def test_guidellm_throughput_rows_are_read_as_a_burst_run() -> None:
     maverick = next(r for r in data.records("measurements")
                     if r["id"] == "trn2-vllm-neuron-llama-4-maverick-tp64-cb8-max-1500-250")
     assert maverick["run_requests"] == math.floor(120 * maverick["request_throughput_per_s"])
+    assert maverick["run_time_limited"] is True
+    assert _case(maverick["id"]).work.burst_run_timed and not case.work.burst_run_timed
+    # ... also with a cap above it: Inf2 Qwen3-30B-A3B batch 4 behind 2 replicas sent 15 at once
+    # (cap 16) and completed 8 in the 120 s, so its run did not end with its last request (calc
+    # reads the burst as min(cap - 1, N) = 8, 4 per replica)
+    timed = _case("inf2-vllm-neuron-qwen3-30b-a3b-tp8-dp2-cb4-max-1500-250-2026-03-18")
+    assert timed.burst_run_timed and timed.burst_arrivals == timed.burst_run_requests == 4
 
 
 def test_a_stated_concurrency_cap_sends_the_whole_run_at_once() -> None:

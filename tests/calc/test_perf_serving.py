@@ -802,7 +802,9 @@ def test_a_burst_larger_than_the_running_batch() -> None:
     assert burst.ttft_s == pytest.approx(4 / 12 * 2.5 * t_p + 8 / 12 * steady.ttft_s)
     assert burst.tpot_s == pytest.approx(4 / 12 * (step + 1.5 * t_p / 100)
                                          + 8 / 12 * steady.tpot_s)
-    assert burst.output_tokens_per_s_per_replica == pytest.approx(12 * 101 / burst.e2e_s)
+    # all 12 sent at once: the run lasts three generations of 4 (test below), not C · s_out / e2e
+    assert burst.output_tokens_per_s_per_replica == pytest.approx(
+        12 * 101 / (3 * (4 * t_p + 100 * step)))
     # the tool's cap stated (burst_arrivals): 12 sent at once though 6 are in flight on average
     stated = served(Workload(6, 1024, 101, 4, burst_run_requests=12, burst_arrivals=12))
     steady6 = served(Workload(6, 1024, 101, 4))
@@ -819,6 +821,44 @@ def test_a_burst_larger_than_the_running_batch() -> None:
     # one output token: no second token to wait for
     one_token = served(Workload(4, 1024, 1, 4, burst_run_requests=4))
     assert one_token.tpot_s == pytest.approx(one_token.step_s)
+
+
+def test_a_burst_sent_all_at_once_lasts_until_its_last_request() -> None:
+    # guidellm's cap above the run's N: all N requests go out together, so the run's throughput
+    # is its tokens over the time until the last one completes, 4 slots at a time: generations
+    # of 4 lasting 4 t_p + 100 steps each (each request waits for its generation's later
+    # prefills), a partial last one at its own batch; not C · s_out / mean e2e (Little's law)
+    model, instance = data.model("llama-3.1-8b"), data.instance("trn1.32xlarge")
+    fw = frameworks.get("vllm-neuron")
+    assert not fw.wave_prefill
+
+    def served(work: Workload) -> serving.Serving:
+        return serving.serve(model, instance, fw, EFFICIENCY, 0.0, tp=8, dtype="bf16",
+                             kv_dtype="bf16", work=work)
+
+    four, two = served(Workload(4, 1024, 101, 4)), served(Workload(2, 1024, 101, 4))
+    t_p = four.prefill_s
+    generation_4 = 4 * t_p + 100 * four.step_s
+    generation_2 = 2 * t_p + 100 * two.step_s
+    twelve = served(Workload(6, 1024, 101, 4, burst_run_requests=12, burst_arrivals=12))
+    assert twelve.output_tokens_per_s_per_replica == pytest.approx(
+        12 * 101 / (3 * generation_4))
+    ten = served(Workload(6, 1024, 101, 4, burst_run_requests=10, burst_arrivals=10))
+    assert ten.output_tokens_per_s_per_replica == pytest.approx(
+        10 * 101 / (2 * generation_4 + generation_2))
+    # fewer than the running limit: one generation of all of them, whatever C says
+    few = served(Workload(3, 1024, 101, 32, burst_run_requests=4, burst_arrivals=4))
+    assert few.output_tokens_per_s_per_replica == pytest.approx(
+        4 * 101 / (4 * t_p + 100 * served(Workload(4, 1024, 101, 32)).step_s))
+    # the TTFT and TPOT are the burst's (test_a_burst_larger_than_the_running_batch): only
+    # the throughput reads the run's length; a run whose later requests are sent as earlier
+    # ones complete (arrivals below N) keeps Little's law at its C in flight
+    later = served(Workload(6, 1024, 101, 4, burst_run_requests=12, burst_arrivals=6))
+    assert later.output_tokens_per_s_per_replica == pytest.approx(6 * 101 / later.e2e_s)
+    # ... and so does a run the tool stopped at its time limit with requests still running
+    timed = served(Workload(6, 1024, 101, 4, burst_run_requests=12, burst_arrivals=12,
+                            burst_run_timed=True))
+    assert timed.output_tokens_per_s_per_replica == pytest.approx(6 * 101 / timed.e2e_s)
 
 
 def test_a_round_on_tgi_neuron_gets_its_first_tokens_together() -> None:

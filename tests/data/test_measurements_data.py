@@ -145,6 +145,13 @@ def test_value_fields(meas: dict[str, Any]) -> None:
         assert isinstance(meas.get("run_requests"), int) and meas["run_requests"] > 0
         assert meas["concurrency_from"] == "littles-law"
         assert "run_requests" in meas["inferred"] and "v0.1.0" in meas["run_requests_note"]
+        # the run stopped at guidellm's 120 s limit exactly when its N is the requests it
+        # completed in 120 s (else at its request cap, after its last request)
+        timed = meas["run_requests"] == math.floor(120 * meas["request_throughput_per_s"] + 1e-9)
+        assert meas.get("run_time_limited", False) is timed, meas["id"]
+        assert not timed or "120 s" in meas["run_time_limited_note"]
+    if "run_time_limited" in meas:
+        assert meas["arrivals"] == "burst" and meas["run_time_limited"] is True
     if "run_requests" in meas:
         assert meas.get("arrivals") in {"burst", "queued"} or "cold_replicas" in meas
     synchronous = "profile 'synchronous'" in meas.get("note", "")
