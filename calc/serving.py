@@ -939,9 +939,8 @@ def serve(
                 and (work.burst_arrivals or work.batch) >= work.burst_run_requests:
             # a burst run that sent every request at once (the tool's cap on requests in flight
             # above the run's N, or, no cap stated, C >= N) and ended with its last one lasts,
-            # like a queued run, until
-            # that request completes: the engine serves min(N, its running limit) at a time
-            # (a server with aligned waves: burst_run's own run length, above)
+            # like a queued run, until that request completes: the engine serves min(N, its
+            # running limit) at a time (a server with aligned waves: burst_run's own length)
             queued = work.burst_run_requests
             running = max(1, math.ceil(queued - 1e-9))
             running = min(running, limit) if limit is not None else running
