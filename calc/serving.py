@@ -922,10 +922,11 @@ def serve(
             ttft = prefill_s + step / 2
             wait = step / 2
             e2e = cycle = ttft + (out - 1) * tpot
+        in_flight = work.burst_arrivals or work.batch   # a burst run's requests sent at once
         if work.burst_run_requests and work.burst_run_requests > 0 \
                 and work.evenly_spaced_rate_per_s is None:
             ttft, tpot, prefills, throughput = burst_run(
-                in_flight=work.burst_arrivals or work.batch, limit=limit,
+                in_flight=in_flight, limit=limit,
                 run_requests=work.burst_run_requests,
                 prefill_pass=prefill_pass, steady_prefill=prefill, efficiency=efficiency,
                 step_fixed=step_fixed, out=out, step_s=step, steady_ttft=ttft, steady_tpot=tpot,
@@ -936,7 +937,7 @@ def serve(
         queued, running = work.queued_requests, active
         if queued is None and throughput is None and work.burst_run_requests \
                 and not work.burst_run_timed \
-                and (work.burst_arrivals or work.batch) >= work.burst_run_requests:
+                and in_flight >= work.burst_run_requests:
             # a burst run that sent every request at once (the tool's cap on requests in flight
             # above the run's N, or, no cap stated, C >= N) and ended with its last one lasts,
             # like a queued run, until that request completes: the engine serves min(N, its
