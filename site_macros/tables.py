@@ -224,17 +224,20 @@ def prices_table(env: Any) -> str:
     return markdown.table(headers, rows)
 
 
+# a training row has a TP degree, weight dtype, framework and release like a serving row; its
+# batch, lengths and speed have other meanings (its tokens/s is scored on the calibration table)
+SERVING_AND_TRAINING = ("neuron", "gpu", "training")
 MEASUREMENT_COLUMNS = (
-    Column("tp", ("tp",)),
+    Column("tp", ("tp",), SERVING_AND_TRAINING),
     Column("batch", ("batch",)),
     Column("input_len", ("input_len",)),
     Column("output_len", ("output_len",)),
-    Column("dtype", ("dtype",)),
+    Column("dtype", ("dtype",), SERVING_AND_TRAINING),
     Column("ttft", ("ttft_s",)),
     Column("tpot", ("tpot_s",)),
     Column("output_tokens_per_s", ("output_tokens_per_s",)),
-    Column("framework", ("framework",)),
-    Column("sdk", ("sdk",)),
+    Column("framework", ("framework",), SERVING_AND_TRAINING),
+    Column("sdk", ("sdk",), SERVING_AND_TRAINING),
 )
 
 

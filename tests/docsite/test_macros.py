@@ -97,3 +97,22 @@ def test_html_blocks_hook_swaps_markers_and_registers_anchors():
                                     SimpleNamespace(nfg_blocks={"x": "y"},
                                                     file=SimpleNamespace(src_uri="p.md")),
                                     None, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_measurements_table_shows_a_training_rows_layout_and_release(lang):
+    """A training row's TP degree, dtype, framework and release are columns of the measurements
+    table like a serving row's (the how-it-works page sends readers there for the release); its
+    serving-only columns say "not applicable"."""
+    not_applicable = calc.data.i18n(lang, "site")["text"]["not_applicable"]
+    headers = [column.header for column in tables.MEASUREMENT_COLUMNS]
+    training = [r for r in calc.data.records("measurements") if r.get("kind") == "training"]
+    assert training
+    for record in training:
+        cells = dict(zip(headers, tables._measurement_cells(record, lang), strict=True))
+        assert f'data-value="{record["tp"]}"' in cells["tp"]
+        assert values.html.escape(record["sdk"]) in cells["sdk"]
+        assert values.html.escape(record["framework"]) in cells["framework"]
+        assert cells["dtype"] != not_applicable
+        for header in ("ttft", "tpot", "output_tokens_per_s"):
+            assert cells[header] == not_applicable
