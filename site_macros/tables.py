@@ -33,11 +33,14 @@ def _pick(record: data.Record, column: Column) -> str:
     return column.fields[0]
 
 
-def _cells(record: data.Record, columns: tuple[Column, ...], lang: str) -> list[str]:
+def _cells(record: data.Record, columns: tuple[Column, ...], lang: str,
+           default_kind: str = "neuron") -> list[str]:
+    """The columns' cells; a column whose kinds do not include the record's kind (default_kind
+    where it has none) says "not applicable"."""
     text = data.labels(lang)["text"]
     out = []
     for column in columns:
-        if record.get("kind", "neuron") not in column.kinds:
+        if record.get("kind", default_kind) not in column.kinds:
             out.append(text["not_applicable"])
         else:
             out.append(values.cell(record, _pick(record, column), lang))
@@ -224,20 +227,21 @@ def prices_table(env: Any) -> str:
     return markdown.table(headers, rows)
 
 
-# a training row has a TP degree, weight dtype, framework and release like a serving row; its
-# batch, lengths and speed have other meanings (its tokens/s is scored on the calibration table)
-SERVING_AND_TRAINING = ("neuron", "gpu", "training")
+# Measurement kinds (data/measurements.toml: "inference" when absent, or "training"): a training
+# row has a TP degree, weight dtype, framework and release like a serving row, and its own speed
+INFERENCE, TRAINING = "inference", "training"
 MEASUREMENT_COLUMNS = (
-    Column("tp", ("tp",), SERVING_AND_TRAINING),
-    Column("batch", ("batch",)),
-    Column("input_len", ("input_len",)),
-    Column("output_len", ("output_len",)),
-    Column("dtype", ("dtype",), SERVING_AND_TRAINING),
-    Column("ttft", ("ttft_s",)),
-    Column("tpot", ("tpot_s",)),
-    Column("output_tokens_per_s", ("output_tokens_per_s",)),
-    Column("framework", ("framework",), SERVING_AND_TRAINING),
-    Column("sdk", ("sdk",), SERVING_AND_TRAINING),
+    Column("tp", ("tp",), (INFERENCE, TRAINING)),
+    Column("batch", ("batch",), (INFERENCE,)),
+    Column("input_len", ("input_len",), (INFERENCE,)),
+    Column("output_len", ("output_len",), (INFERENCE,)),
+    Column("dtype", ("dtype",), (INFERENCE, TRAINING)),
+    Column("ttft", ("ttft_s",), (INFERENCE,)),
+    Column("tpot", ("tpot_s",), (INFERENCE,)),
+    Column("output_tokens_per_s", ("output_tokens_per_s",), (INFERENCE,)),
+    Column("training_tokens_per_s", ("tokens_per_s",), (TRAINING,)),
+    Column("framework", ("framework",), (INFERENCE, TRAINING)),
+    Column("sdk", ("sdk",), (INFERENCE, TRAINING)),
 )
 
 
@@ -259,7 +263,7 @@ def measurements_table(env: Any, use: str | None = None) -> str:
 def _measurement_cells(record: data.Record, lang: str) -> list[str]:
     """The measurement's columns; `framework` is the software stack as its source names it (a
     name, not prose), so it is marked as English text in every language."""
-    cells = _cells(record, MEASUREMENT_COLUMNS, lang)
+    cells = _cells(record, MEASUREMENT_COLUMNS, lang, default_kind=INFERENCE)
     where = [c.header for c in MEASUREMENT_COLUMNS].index("framework")
     if isinstance(record.get("framework"), str):
         cells[where] = f'<span class="nfg-name" lang="en">{cells[where]}</span>'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from types import SimpleNamespace
 
@@ -100,19 +101,26 @@ def test_html_blocks_hook_swaps_markers_and_registers_anchors():
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
-def test_measurements_table_shows_a_training_rows_layout_and_release(lang):
+def test_measurements_table_shows_a_training_rows_layout_speed_and_release(lang):
     """A training row's TP degree, dtype, framework and release are columns of the measurements
-    table like a serving row's (the how-it-works page sends readers there for the release); its
-    serving-only columns say "not applicable"."""
+    table like a serving row's (the how-it-works page sends readers there for the release), and
+    its tokens/s has its own column; the serving-only columns say "not applicable", and a serving
+    row's training column too."""
     not_applicable = calc.data.i18n(lang, "site")["text"]["not_applicable"]
     headers = [column.header for column in tables.MEASUREMENT_COLUMNS]
-    training = [r for r in calc.data.records("measurements") if r.get("kind") == "training"]
+    rows = calc.data.records("measurements")
+    training = [r for r in rows if r.get("kind") == "training"]
     assert training
     for record in training:
         cells = dict(zip(headers, tables._measurement_cells(record, lang), strict=True))
         assert f'data-value="{record["tp"]}"' in cells["tp"]
-        assert values.html.escape(record["sdk"]) in cells["sdk"]
-        assert values.html.escape(record["framework"]) in cells["framework"]
-        assert cells["dtype"] != not_applicable
-        for header in ("ttft", "tpot", "output_tokens_per_s"):
+        assert f'data-value="{record["tokens_per_s"]}"' in cells["training_tokens_per_s"]
+        assert html.escape(record["sdk"]) in cells["sdk"]
+        assert html.escape(record["framework"]) in cells["framework"]
+        assert html.escape(record["dtype"]) in cells["dtype"]
+        for header in ("batch", "input_len", "output_len", "ttft", "tpot", "output_tokens_per_s"):
             assert cells[header] == not_applicable
+    serving = next(r for r in rows if "kind" not in r and "tpot_s" in r)
+    cells = dict(zip(headers, tables._measurement_cells(serving, lang), strict=True))
+    assert cells["training_tokens_per_s"] == not_applicable
+    assert f'data-value="{serving["tpot_s"]}"' in cells["tpot"]
