@@ -55,6 +55,36 @@ def cold_start_s(runs: int, cache_dir: str) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
+def import_split_s(runs: int, cache_dir: str) -> tuple[float, float, float]:
+    """Median (calc modules' import self time, other imports' self time, the rest of the wall
+    time) in seconds, from -X importtime runs with the kept tree."""
+    env = {**os.environ, "NFG_CACHE_DIR": cache_dir}
+    env.pop("NFG_DATA_DIR", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    command = [COMMAND[0], "-X", "importtime", *COMMAND[1:]]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True, env=env)
+    own, other, rest = [], [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, env=env,
+                              text=True)
+        wall = time.perf_counter() - start
+        calc_us = stdlib_us = 0
+        for line in done.stderr.splitlines():   # "import time: self | cumulative | name"
+            parts = line.removeprefix("import time:").split("|")
+            if len(parts) != 3 or not parts[0].strip().isdigit():
+                continue
+            name = parts[2].strip()
+            if name == "calc" or name.startswith("calc."):
+                calc_us += int(parts[0])
+            else:
+                stdlib_us += int(parts[0])
+        own.append(calc_us / 1e6)
+        other.append(stdlib_us / 1e6)
+        rest.append(wall - (calc_us + stdlib_us) / 1e6)
+    return statistics.median(own), statistics.median(other), statistics.median(rest)
+
+
 def warm_call_s(calls: int) -> list[float]:
     from calc import api
 
@@ -77,6 +107,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="nfg-bench-cache-") as cache_dir:
         cold, cold_cpu = cold_start_s(args.runs, cache_dir)
+        own_s, other_s, rest_s = import_split_s(args.runs, cache_dir)
     checked, checked_cpu = cold_start_s(args.runs, "")
     warm = warm_call_s(args.calls)
     warm_sorted = sorted(warm)
@@ -87,6 +118,10 @@ def main() -> int:
               f"median {statistics.median(wall) * 1e3:.1f} ms, min {min(wall) * 1e3:.1f} ms, "
               f"max {max(wall) * 1e3:.1f} ms wall (goal <= 150 ms); "
               f"CPU user+sys median {statistics.median(cpu) * 1e3:.1f} ms")
+    print(f"where a cold call goes (-X importtime, {args.runs} runs, medians): calc modules' "
+          f"imports {own_s * 1e3:.1f} ms, other imports (standard library, site) "
+          f"{other_s * 1e3:.1f} ms, the rest (interpreter start, argv, kept tree, answer) "
+          f"{rest_s * 1e3:.1f} ms")
     print(f"warm calc.api.run memory ({args.calls} calls): "
           f"median {statistics.median(warm) * 1e3:.3f} ms, "
           f"p95 {warm_sorted[int(0.95 * len(warm_sorted))] * 1e3:.3f} ms (goal median <= 1 ms)")

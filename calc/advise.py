@@ -405,7 +405,7 @@ def _search_instance(
     except CalcError as error:
         return [], [{"instance": instance.id, "tp_degree": None,
                      "reason": _reason(error.key)}], []
-    from .fit_gate_api import dtype_for, kv_dtype_for
+    from .dtype_gate import dtype_for, kv_dtype_for
 
     try:  # the data types perf uses on this hardware (given, else the checkpoint's / chip's)
         dtype = dtype_for(search.req, instance)

@@ -5,7 +5,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import data, dtype_support, fit_gate_api, inputs
+from . import data, dtype_gate, dtype_support, inputs
 from .errors import CalcError
 
 SCHEMA_VERSION = 1
@@ -19,20 +19,21 @@ Handler = Callable[[inputs.Request], dict[str, Any]]
 
 def memory(req: inputs.Request) -> dict[str, Any]:
     from .memory import fit
+    from .memory_gate import memory_extras
 
     instance = req.instance()
-    dtype = fit_gate_api.dtype_for(req, instance)  # trust: refused if the hardware lacks it
+    dtype = dtype_gate.dtype_for(req, instance)  # trust: refused if the hardware lacks it
     result = fit(
         req.need_model(),
         instance,
         dtype=dtype,
-        kv_dtype=fit_gate_api.kv_dtype_for(req, instance, dtype),
+        kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
         batch=req.get_int("batch"),
         seq_len=req.get_int("seq_len"),
         tp=req.get_opt_int("tp"),
-        expert_dtype=fit_gate_api.expert_dtype_for(req, instance),
+        expert_dtype=dtype_gate.expert_dtype_for(req, instance),
     ).as_dict()
-    result.update(fit_gate_api.memory_extras(req, result))
+    result.update(memory_extras(req, result))
     return result
 
 
@@ -40,10 +41,13 @@ def perf(req: inputs.Request) -> dict[str, Any]:
     """Gated by fit, TP chosen for an objective, price fallback labelled (calc.fit_gate_api);
     the serving step model of calc.perf / calc.serving with the request's framework and
     compiled shapes (issue 15)."""
+    from . import fit_gate_api
+
     return {**fit_gate_api.perf(req), "active_params": req.need_model().active_params}
 
 
 def train(req: inputs.Request) -> dict[str, Any]:
+    from . import fit_gate_api
     from .flops import train as estimate
     from .price import hourly_price
 
@@ -53,7 +57,7 @@ def train(req: inputs.Request) -> dict[str, Any]:
     mfu = req.get_opt_float("mfu")
     count = req.get_int("count")
     seq_len = req.get_int("seq_len")
-    dtype = fit_gate_api.dtype_for(req, instance)  # trust: refused if the hardware lacks it
+    dtype = dtype_gate.dtype_for(req, instance)  # trust: refused if the hardware lacks it
     tokens = req.get_int("tokens")
     try:
         result = estimate(
@@ -113,6 +117,7 @@ def price(req: inputs.Request) -> dict[str, Any]:
 
 def compare(req: inputs.Request) -> dict[str, Any]:
     """Price (and, with a model, speed and $/1M tokens) side by side for several instances."""
+    from . import fit_gate_api
     from .price import hourly_price, quote
 
     region = req.get_text("region")

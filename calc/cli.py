@@ -9,6 +9,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, NoReturn
 
 from .errors import CalcError
@@ -202,8 +203,26 @@ LIST_WHAT = ("models", "instances", "chips", "frameworks")
 LIST_HELP = "list models, instances, chips or frameworks"
 
 
+@cache
+def _help_width() -> int:
+    """What argparse's HelpFormatter takes for its width when given none (the terminal's
+    columns less 2), read once: argparse makes a formatter for every option it adds."""
+    import shutil
+
+    return shutil.get_terminal_size().columns - 2
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_help_width())
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a usage problem as a CalcError instead of printing and exiting."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise CalcError("argv", "bad_argument", {"value": message})
@@ -244,25 +263,32 @@ def read_hf_config(path: str) -> Any:
                         ) from None
 
 
-def build_parser() -> OneLineParser:
+def build_parser(only: str | None = None) -> OneLineParser:
+    """The parser of every subcommand, or of the one named ``only`` (a known command: the same
+    options, help and errors for it; the others' ~250 options are not built on every call)."""
     parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command, (_, takes_model, options, summary_help) in COMMANDS.items():
+        if only is not None and command != only:
+            continue
         sub = commands.add_parser(command, help=summary_help, description=summary_help)
         if takes_model:
             add_model_options(sub)
         for name in options:
             add_option(sub, name, OPTIONS[name])
         sub.add_argument("--json", action="store_true", help=JSON_HELP)
-    listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP)
-    listing.add_argument("what", choices=LIST_WHAT,
-                         help="what to list: models, instances, chips or frameworks (required)")
-    listing.add_argument("--json", action="store_true", help=JSON_HELP)
+    if only is None or only == "list":
+        listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP)
+        listing.add_argument("what", choices=LIST_WHAT,
+                             help="what to list: models, instances, chips or frameworks "
+                                  "(required)")
+        listing.add_argument("--json", action="store_true", help=JSON_HELP)
     return parser
 
 
 def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
-    namespace = vars(build_parser().parse_args(argv))
+    known = argv[0] if argv and (argv[0] in COMMANDS or argv[0] == "list") else None
+    namespace = vars(build_parser(only=known).parse_args(argv))
     command = namespace.pop("command")
     as_json = bool(namespace.pop("json"))
     if command == "list":

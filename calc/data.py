@@ -13,12 +13,13 @@ field, so the CLI exits 2 with that line, the JSON api answers ok=false and the 
 """
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from . import data_cache
 from .data_lang import EXTRA_FILES, overlay_lang
+from .data_tree import data_files
 from .errors import CalcError
 from .specs import ChipSpec, InstanceSpec, ModelSpec, PriceSpec
 from .units import FLOPS_PER_TFLOP, rate_bytes_per_s, size_bytes
@@ -106,10 +107,8 @@ def _list_dir(relative_path: str) -> list[str]:
 
 
 @cache
-def _checked() -> dict[str, dict[str, Any]]:
+def _checked() -> Mapping[str, dict[str, Any]]:
     """Every data file parsed and checked (once per process); DataError on any fault."""
-    from .data_check import DataError, check_tree, data_files
-
     # i18n files are checked when first read (_toml) and by the build (hooks/data_check.py)
     # (but i18n/<lang>/data.toml: the data texts in <lang>, put onto their records; calc.data_lang)
     paths = [path for path in data_files(_list_dir)
@@ -117,9 +116,21 @@ def _checked() -> dict[str, dict[str, Any]]:
     # every file the check reads, read once: the check and the cache key see the same bytes
     files = {path: _read_bytes(path) for path in (*paths, *EXTRA_FILES)}
     tree_key = data_cache.key(files)
-    stored = data_cache.load(tree_key)   # these bytes passed a check in an earlier process
-    if stored is not None:
-        return stored
+
+    def check_now() -> dict[str, dict[str, Any]]:
+        return _check(files, paths, tree_key)
+
+    # these bytes passed a check in an earlier process (a stored document that cannot be read
+    # back has the tree checked now instead)
+    stored = data_cache.load(tree_key, check_now)
+    return check_now() if stored is None else stored
+
+
+def _check(files: dict[str, bytes | None], paths: list[str], tree_key: str
+           ) -> dict[str, dict[str, Any]]:
+    """Parse and check the tree from these bytes; keep it on disk if it passes."""
+    from .data_check import DataError, check_tree
+
     unkeyed: list[str] = []
 
     def read(path: str) -> bytes | None:

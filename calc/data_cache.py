@@ -8,7 +8,8 @@ a SHA-256 over the Python version, the bytes of every top-level calc module (the
 loaders) and every file's path and bytes (a missing file counts too). The next process reads the
 files, computes the key and, when it matches, takes the stored documents without checking them:
 they are what a check made of exactly those bytes. One file holds one entry, the last tree that
-passed.
+passed. Each document is stored as its own pickle and read back when first asked for: a CLI call
+that needs the models and instances does not unpickle the measurements (most of the bytes).
 
 Only the default data tree is kept (no NFG_DATA_DIR: tests point that at trees with injected
 faults), never in the browser (Pyodide starts from a memory snapshot that already holds the
@@ -17,7 +18,8 @@ $XDG_CACHE_HOME/neuron-field-guide, else ~/.cache/neuron-field-guide; created pr
 a file there is read only when it belongs to this user and nobody else may write it. The stored
 documents are plain TOML values, so the reader accepts no class but datetime's (a file that
 names any other is not code that runs here). Every failure (no usable directory, a file that
-cannot be written, read or unpickled, another key) falls back to checking.
+cannot be written, read or unpickled, another key, a document that cannot be unpickled when first
+asked for) falls back to checking.
 """
 
 import hashlib
@@ -26,14 +28,13 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 CACHE_DIR_ENV = "NFG_CACHE_DIR"
 DATA_DIR_ENV = "NFG_DATA_DIR"
 FILE_NAME = "checked-data.pickle"
-FORMAT = 2
+FORMAT = 3   # 3: one pickle per document, read when first asked for
 ALLOWED_CLASSES = frozenset({("datetime", "date"), ("datetime", "datetime"), ("datetime", "time"),
                              ("datetime", "timedelta"), ("datetime", "timezone")})
 
@@ -92,8 +93,43 @@ def _private(path: str) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def load(tree_key: str) -> Docs | None:
-    """The stored checked tree when it was stored under this key, else None."""
+class StoredTree(Mapping[str, dict[str, Any]]):
+    """The documents of a stored tree, each unpickled when first read. If one cannot be read
+    back, ``check_now`` checks the tree from its bytes and every document comes from that."""
+
+    def __init__(self, entries: dict[str, bytes], check_now: Callable[[], Docs]) -> None:
+        self._entries = entries
+        self._docs: Docs = {}
+        self._check_now = check_now
+
+    def __getitem__(self, path: str) -> dict[str, Any]:
+        doc = self._docs.get(path)
+        if doc is None:
+            raw = self._entries[path]   # KeyError: not a file of the tree
+            try:
+                doc = _DataUnpickler(io.BytesIO(raw)).load()
+                if not isinstance(doc, dict):
+                    raise pickle.UnpicklingError("a stored document is not a table")
+            except Exception:  # truncated or foreign: check the tree instead
+                self._docs = dict(self._check_now())
+                self._entries = dict.fromkeys(self._docs, b"")
+                return self._docs[path]
+            self._docs[path] = doc
+        return doc
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def load(tree_key: str, check_now: Callable[[], Docs]) -> StoredTree | None:
+    """The stored checked tree when it was stored under this key, else None. check_now: what
+    to do if one of its documents cannot be read back later (check the tree)."""
     folder = directory()
     if folder is None:
         return None
@@ -104,24 +140,30 @@ def load(tree_key: str) -> Docs | None:
         with open(path, "rb") as handle:
             stored = _DataUnpickler(io.BytesIO(handle.read())).load()
         if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == tree_key
-                and isinstance(stored[1], dict)):
+                and isinstance(stored[1], dict)
+                and all(isinstance(name, str) and isinstance(raw, bytes)
+                        for name, raw in stored[1].items())):
             return None
-        return stored[1]
+        return StoredTree(stored[1], check_now)
     except Exception:  # missing, truncated, foreign or not ours: check the tree instead
         return None
 
 
-def save(tree_key: str, docs: Docs) -> None:
+def save(tree_key: str, docs: Mapping[str, dict[str, Any]]) -> None:
     """Keep a tree that passed its check (atomically: a reader sees the old file or the new)."""
     folder = directory()
     if folder is None:
         return
+    import tempfile  # here: only a call that saves pays for its import
+
     partial = None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         handle, partial = tempfile.mkstemp(prefix=f"{FILE_NAME}.", suffix=".tmp", dir=folder)
         with os.fdopen(handle, "wb") as out:
-            pickle.dump((tree_key, docs), out, protocol=pickle.HIGHEST_PROTOCOL)
+            entries = {name: pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
+                       for name, doc in docs.items()}
+            pickle.dump((tree_key, entries), out, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(partial, os.path.join(folder, FILE_NAME))
         partial = None
     except Exception:  # no cache then: the next process checks again

@@ -23,22 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import data_lang
+from .data_tree import FILES, data_files
 from .errors import CalcError
 
 Record = dict[str, Any]
 Reader = Callable[[str], bytes | None]
-
-# file -> array-of-tables keys it must hold
-FILES: dict[str, tuple[str, ...]] = {
-    "chips.toml": ("core", "chip"),
-    "instances.toml": ("instance",),
-    "prices.toml": ("price",),
-    "models.toml": ("model",),
-    "measurements.toml": ("measurement",),
-    "assumptions.toml": ("assumption",),
-    "glossary.toml": ("term",),
-    "claims.toml": ("claim",),
-}
 
 REQUIRED: dict[str, tuple[str, ...]] = {
     "source": ("id", "title", "url", "publisher", "kind", "as_of"),
@@ -420,16 +409,6 @@ def _references(loaded: dict[str, list[_Loaded]], ids: dict[str, set[str]]) -> l
 
 
 # ---------------------------------------------------------------- the whole tree
-
-
-def data_files(list_dir: Callable[[str], list[str]]) -> list[str]:
-    """Relative paths of every data file: FILES, sources/*.toml, i18n/<lang>/*.toml."""
-    paths = list(FILES)
-    paths += [f"sources/{n}" for n in sorted(list_dir("sources")) if n.endswith(".toml")]
-    for lang in sorted(list_dir("i18n")):
-        paths += [f"i18n/{lang}/{n}" for n in sorted(list_dir(f"i18n/{lang}"))
-                  if n.endswith(".toml")]
-    return paths
 
 
 def check_tree(read: Reader, paths: list[str], label: Callable[[str], str]

@@ -19,12 +19,11 @@ from typing import Any
 
 from . import (
     data,
-    dtype_support,
+    dtype_gate,
     fit_gate,
     frameworks,
     inputs,
     memory,
-    model_shape,
     serving,
     suggest,
     tp_choice,
@@ -41,38 +40,6 @@ GATE_FIELDS = ("fit_reason", "suggestions", "objective", "tp_reason", "tp_other_
                "peak_is_proxy", "peak_proxy_id", "peak_missing_reason", "tpot_is_lower_bound",
                "price_kind", "price_kind_used", "price_region_used", "price_fallback_reason",
                "price_sources")
-
-
-def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
-    """The given dtype if the hardware has it (else dtype_not_supported); absent: the
-    checkpoint's precision (ModelSpec.default_dtype, issue 10) when the hardware has it, else
-    the hardware's default (calc.dtype_support)."""
-    dtype = req.get_opt_text("dtype")
-    if dtype is not None:
-        return dtype_support.check_dtype(instance, dtype)
-    checkpoint = req.model.default_dtype if req.model is not None else None
-    if checkpoint is not None and dtype_support.weight_dtype_supported(instance, checkpoint):
-        return checkpoint
-    return dtype_support.default_dtype(instance)
-
-
-def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:
-    """The given expert dtype if the hardware has it; absent: None (the checkpoint's)."""
-    expert = req.get_opt_text("expert_dtype")
-    return None if expert is None else dtype_support.check_dtype(instance, expert,
-                                                                 "expert_dtype")
-
-
-def kv_dtype_for(req: inputs.Request, instance: InstanceSpec, dtype: str) -> str:
-    """The given KV dtype if the hardware has it; absent: the float type of the unquantized
-    weights (calc.model_shape.weight_precision; bf16 for fp8/int weights), or the chip's."""
-    kv = req.get_opt_text("kv_dtype")
-    if kv is None:
-        base = dtype
-        if req.model is not None:
-            base = model_shape.weight_precision(req.model, dtype).unquantized
-        return dtype_support.default_kv_dtype(instance, base)
-    return dtype_support.check_dtype(instance, kv, "kv_dtype")
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,12 +215,12 @@ def serving_params(req: inputs.Request) -> dict[str, Any]:
 def perf(req: inputs.Request) -> dict[str, Any]:
     model = req.need_model()
     instance = req.instance()
-    dtype = dtype_for(req, instance)
+    dtype = dtype_gate.dtype_for(req, instance)
     price_kind = req.get_text("price_kind")
     hourly = hourly_price(instance.id, req.get_text("region"), price_kind)
     request = PerfRequest(
         model=model, instance=instance, dtype=dtype,
-        kv_dtype=kv_dtype_for(req, instance, dtype),
+        kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
         batch=req.get_int("batch"),
         input_len=req.get_int("input_len"),
         output_len=req.get_int("output_len"),
@@ -267,23 +234,6 @@ def perf(req: inputs.Request) -> dict[str, Any]:
         raise CalcError("tp", "tp_not_allowed",
                         {"value": request.tp, "allowed": list(instance.tp_degrees)})
     return gated_perf(request, req.echo)
-
-
-def memory_extras(req: inputs.Request, result: Mapping[str, Any]) -> dict[str, Any]:
-    """fit_reason and suggestions for a memory answer (the memory fields stay: they say why)."""
-    if result["fits"]:
-        return {"fit_reason": None, "suggestions": []}
-    model = req.need_model()
-    instance = req.instance()
-    tp = result["tp_degree"] if result["tp_given"] else None
-    verdict = fit_gate.check(model, instance, dtype=result["dtype"], kv_dtype=result["kv_dtype"],
-                             batch=result["batch"], seq_len=result["seq_len"], tp=tp)
-    setup = suggest.Setup(
-        model, instance, str(result["dtype"]),
-        str(result["kv_dtype"]) if req.given("kv_dtype") else None,
-        int(result["batch"]), int(result["seq_len"]), 0, tp, length_field="seq_len",
-    )
-    return {"fit_reason": verdict.reason, "suggestions": suggest.suggestions(setup, req.echo)}
 
 
 COMPARE_ROW_FIELDS = ("tp_degree", "fits", "ttft_s", "tpot_s", "output_tokens_per_s",
@@ -300,10 +250,10 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
     row: dict[str, Any] = {name: None for name in COMPARE_ROW_FIELDS}
     row.update(fits=False, suggestions=[], perf_error=None)
     try:
-        dtype = dtype_for(req, instance)
+        dtype = dtype_gate.dtype_for(req, instance)
         request = PerfRequest(
             model=model, instance=instance, dtype=dtype,
-            kv_dtype=kv_dtype_for(req, instance, dtype),
+            kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
             batch=req.get_int("batch"),
             input_len=req.get_int("input_len"),
             output_len=req.get_int("output_len"),

@@ -462,7 +462,7 @@ _SERVING = {"framework": OPTIONAL, "compiled_batch": OPTIONAL, "compiled_seq_len
 # kind -> {param: default}: REQUIRED, OPTIONAL (None), a value, or a function giving the value.
 # dtype / kv_dtype are OPTIONAL: absent, the handler takes the checkpoint's precision when the
 # hardware has it (ModelSpec.default_dtype, issue 10), else the hardware's default (bf16, else
-# fp16 on chips without bf16; calc.dtype_support) — calc.fit_gate_api.dtype_for.
+# fp16 on chips without bf16; calc.dtype_support) — calc.dtype_gate.dtype_for.
 KIND_PARAMS: dict[str, dict[str, Any]] = {
     "memory": {**_MODEL, "instance": REQUIRED, "dtype": OPTIONAL, "kv_dtype": OPTIONAL,
                "batch": 1, "seq_len": REQUIRED, "tp": OPTIONAL, "expert_dtype": OPTIONAL},

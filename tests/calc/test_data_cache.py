@@ -73,16 +73,64 @@ def test_changed_bytes_or_code_change_the_key(monkeypatch: pytest.MonkeyPatch) -
 def test_a_stale_corrupt_or_foreign_file_is_ignored(cache_dir: Path) -> None:
     cache_dir.mkdir(mode=0o700)
     stored = cache_dir / data_cache.FILE_NAME
-    stored.write_bytes(pickle.dumps(("another key", {"a.toml": {"x": 2}})))
-    assert data_cache.load("a key") is None
+    stored.write_bytes(pickle.dumps(("another key", {"a.toml": pickle.dumps({"x": 2})})))
+    assert data_cache.load("a key", _no_check) is None
     stored.write_bytes(b"\x80\x05not a pickle")
-    assert data_cache.load("a key") is None
+    assert data_cache.load("a key", _no_check) is None
     stored.write_bytes(pickle.dumps(("a key", {"a.toml": {"run": os.system}})))
-    assert data_cache.load("a key") is None     # names a class that is not a TOML value
+    assert data_cache.load("a key", _no_check) is None     # names a class that is not a value
+    stored.write_bytes(pickle.dumps(("a key", {"a.toml": {"x": 1}})))   # format 2: not bytes
+    assert data_cache.load("a key", _no_check) is None
     data_cache.save("a key", {"a.toml": {"x": 1}})
-    assert data_cache.load("a key") == {"a.toml": {"x": 1}}
+    assert data_cache.load("a key", _no_check) == {"a.toml": {"x": 1}}
     stored.chmod(0o666)                         # others may write it: not read
-    assert data_cache.load("a key") is None
+    assert data_cache.load("a key", _no_check) is None
+
+
+def test_a_document_is_unpickled_when_first_read_and_a_bad_one_checks_the_tree(
+        cache_dir: Path) -> None:
+    cache_dir.mkdir(mode=0o700)
+    stored = cache_dir / data_cache.FILE_NAME
+    entries = {"a.toml": pickle.dumps({"x": 1}), "b.toml": pickle.dumps({"run": os.system}),
+               "c.toml": b"\x80\x05truncated"}
+    stored.write_bytes(pickle.dumps(("a key", entries)))
+    checks: list[int] = []
+
+    def check_now() -> dict[str, dict[str, object]]:
+        checks.append(1)
+        return {"a.toml": {"x": 1}, "b.toml": {"y": 2}, "c.toml": {"z": 3}}
+
+    tree = data_cache.load("a key", check_now)
+    assert tree is not None and sorted(tree) == ["a.toml", "b.toml", "c.toml"]
+    assert "b.toml" in tree and "d.toml" not in tree and not checks   # nothing unpickled yet
+    assert tree["a.toml"] == {"x": 1} and not checks
+    assert tree["b.toml"] == {"y": 2} and checks == [1]   # a class that is not a TOML value
+    assert tree["c.toml"] == {"z": 3} and checks == [1]   # every document now from the check
+    stored.write_bytes(pickle.dumps(("a key", entries)))
+    assert data_cache.load("a key", check_now)["c.toml"] == {"z": 3} and checks == [1, 1]
+
+
+def test_a_memory_answer_reads_back_only_the_documents_it_needs(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The measurements (most of the stored bytes) are not unpickled for a memory answer: a
+    broken measurements entry goes unnoticed until it is read, and then the tree is checked."""
+    data._checked()
+    stored = cache_dir / data_cache.FILE_NAME
+    tree_key, entries = pickle.loads(stored.read_bytes())
+    entries["measurements.toml"] = b"\x80\x05truncated"
+    stored.write_bytes(pickle.dumps((tree_key, entries)))
+    data.reset()
+    checks: list[int] = []
+    original = data_check.check_tree
+    monkeypatch.setattr(data_check, "check_tree",
+                        lambda *args, **kwargs: checks.append(1) or original(*args, **kwargs))
+    from calc import api
+
+    response = api.run({"kind": "memory", "params": {"model": "llama-3.1-8b",
+                                                     "instance": "inf2.48xlarge",
+                                                     "seq_len": 4096}})
+    assert response["ok"] and not checks
+    assert data.records("measurements") and checks == [1]
 
 
 def test_a_faulty_tree_is_never_kept(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,7 +171,7 @@ def test_an_unwritable_directory_is_not_an_error(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv(data_cache.CACHE_DIR_ENV, str(blocker / "cache"))
     monkeypatch.delenv(data_cache.DATA_DIR_ENV, raising=False)
     data_cache.save("a key", {"a.toml": {}})
-    assert data_cache.load("a key") is None
+    assert data_cache.load("a key", _no_check) is None
 
 
 def test_a_save_that_fails_midway_leaves_nothing(cache_dir: Path,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from calc import api, fit_gate_api, inputs
+from calc import api, dtype_gate, inputs
 from calc.display import calculators
 from calc.errors import CalcError
 
@@ -78,7 +78,7 @@ def test_expert_dtype_is_checked_against_the_hardware() -> None:
     req = inputs.parse("memory", {"model": "llama-3.1-8b", "instance": "g4dn.xlarge",
                                   "seq_len": 8, "expert_dtype": "bf16"})
     with pytest.raises(CalcError) as error:
-        fit_gate_api.expert_dtype_for(req, req.instance())
+        dtype_gate.expert_dtype_for(req, req.instance())
     assert (error.value.field, error.value.key) == ("expert_dtype", "dtype_not_supported")
 
 

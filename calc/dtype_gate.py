@@ -1,0 +1,40 @@
+"""The data types a request runs in, checked against its hardware: the first gate of every
+calculator (issue 9; calc.fit_gate_api has the others). A dtype the accelerator lacks is refused
+(dtype_not_supported, calc.dtype_support); an absent one follows the checkpoint, then the
+hardware. Apart from calc.fit_gate_api so that the memory calculator, which needs only this gate,
+does not load the speed model."""
+
+from . import dtype_support, inputs, model_shape
+from .specs import InstanceSpec
+
+
+def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
+    """The given dtype if the hardware has it (else dtype_not_supported); absent: the
+    checkpoint's precision (ModelSpec.default_dtype, issue 10) when the hardware has it, else
+    the hardware's default (calc.dtype_support)."""
+    dtype = req.get_opt_text("dtype")
+    if dtype is not None:
+        return dtype_support.check_dtype(instance, dtype)
+    checkpoint = req.model.default_dtype if req.model is not None else None
+    if checkpoint is not None and dtype_support.weight_dtype_supported(instance, checkpoint):
+        return checkpoint
+    return dtype_support.default_dtype(instance)
+
+
+def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:
+    """The given expert dtype if the hardware has it; absent: None (the checkpoint's)."""
+    expert = req.get_opt_text("expert_dtype")
+    return None if expert is None else dtype_support.check_dtype(instance, expert,
+                                                                 "expert_dtype")
+
+
+def kv_dtype_for(req: inputs.Request, instance: InstanceSpec, dtype: str) -> str:
+    """The given KV dtype if the hardware has it; absent: the float type of the unquantized
+    weights (calc.model_shape.weight_precision; bf16 for fp8/int weights), or the chip's."""
+    kv = req.get_opt_text("kv_dtype")
+    if kv is None:
+        base = dtype
+        if req.model is not None:
+            base = model_shape.weight_precision(req.model, dtype).unquantized
+        return dtype_support.default_kv_dtype(instance, base)
+    return dtype_support.check_dtype(instance, kv, "kv_dtype")
