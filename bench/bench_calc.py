@@ -118,7 +118,8 @@ def main() -> int:
               f"median {statistics.median(wall) * 1e3:.1f} ms, min {min(wall) * 1e3:.1f} ms, "
               f"max {max(wall) * 1e3:.1f} ms wall (goal <= 150 ms); "
               f"CPU user+sys median {statistics.median(cpu) * 1e3:.1f} ms")
-    print(f"where a cold call goes (-X importtime, {args.runs} runs, medians): calc modules' "
+    print(f"where a cold call goes (-X importtime runs, slower than plain ones; {args.runs} runs, "
+          f"each part's median, so the parts need not add up to the figure above): calc modules' "
           f"imports {own_s * 1e3:.1f} ms, other imports (standard library, site) "
           f"{other_s * 1e3:.1f} ms, the rest (interpreter start, argv, kept tree, answer) "
           f"{rest_s * 1e3:.1f} ms")

@@ -9,7 +9,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import partial
 from typing import Any, NoReturn
 
 from .errors import CalcError
@@ -203,26 +203,17 @@ LIST_WHAT = ("models", "instances", "chips", "frameworks")
 LIST_HELP = "list models, instances, chips or frameworks"
 
 
-@cache
-def _help_width() -> int:
-    """What argparse's HelpFormatter takes for its width when given none (the terminal's
-    columns less 2), read once: argparse makes a formatter for every option it adds."""
+def formatter_at_terminal_width() -> "partial[argparse.HelpFormatter]":
+    """argparse's help formatter at the width it would compute itself (the terminal's columns
+    less 2), read once for a whole parser: argparse makes a formatter for every option it adds,
+    and reads the terminal each time."""
     import shutil
 
-    return shutil.get_terminal_size().columns - 2
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, width=_help_width())
+    return partial(argparse.HelpFormatter, width=shutil.get_terminal_size().columns - 2)
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a usage problem as a CalcError instead of printing and exiting."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise CalcError("argv", "bad_argument", {"value": message})
@@ -264,21 +255,28 @@ def read_hf_config(path: str) -> Any:
 
 
 def build_parser(only: str | None = None) -> OneLineParser:
-    """The parser of every subcommand, or of the one named ``only`` (a known command: the same
-    options, help and errors for it; the others' ~250 options are not built on every call)."""
-    parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators")
+    """The parser of every subcommand, or of the one named ``only`` (a command of COMMANDS or
+    "list": the same options, help and errors for it; the others' ~250 options are not built
+    on every call)."""
+    if only is not None and only not in COMMANDS and only != "list":
+        raise ValueError(f"build_parser(only={only!r}): not a command")
+    formatter = formatter_at_terminal_width()
+    parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators",
+                           formatter_class=formatter)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command, (_, takes_model, options, summary_help) in COMMANDS.items():
         if only is not None and command != only:
             continue
-        sub = commands.add_parser(command, help=summary_help, description=summary_help)
+        sub = commands.add_parser(command, help=summary_help, description=summary_help,
+                                  formatter_class=formatter)
         if takes_model:
             add_model_options(sub)
         for name in options:
             add_option(sub, name, OPTIONS[name])
         sub.add_argument("--json", action="store_true", help=JSON_HELP)
     if only is None or only == "list":
-        listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP)
+        listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP,
+                                      formatter_class=formatter)
         listing.add_argument("what", choices=LIST_WHAT,
                              help="what to list: models, instances, chips or frameworks "
                                   "(required)")

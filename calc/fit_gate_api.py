@@ -1,7 +1,8 @@
-"""The api handlers of the gated calculators (issue 9): perf, compare, and the fit extras of
-memory. calc.api delegates here so that every answer goes through the same gate:
+"""The api handlers of the gated speed and cost calculators (issue 9): perf, compare and train.
+calc.api delegates here so that every answer goes through the same gate:
 
-1. the dtype and KV dtype must be ones the hardware has (calc.dtype_support);
+1. the dtype and KV dtype must be ones the hardware has (calc.dtype_gate; the memory calculator
+   uses it and calc.memory_gate alone, without the speed model);
 2. a setup that does not fit (calc.fit_gate) gets ``fits: false``, ``fit_reason``,
    ``suggestions`` (calc.suggest) and null speed and cost fields;
 3. with no TP given, the degree is chosen for ``objective`` (calc.tp_choice);

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from calc.cli import OPTIONS, build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +26,8 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def subparsers() -> dict[str, argparse.ArgumentParser]:
-    parser = build_parser()
+def subparsers(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser(only)
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
 
@@ -41,6 +43,22 @@ def test_every_option_of_every_subcommand_has_help_with_default_and_unit() -> No
             name = action.option_strings[0][2:] if action.option_strings else action.dest
             if name in NUMERIC_OPTIONS:
                 assert re.search(r"\[[^\]]+\]", text), (command, name, "no [unit]")
+
+
+def test_the_parser_of_one_command_is_that_command_of_the_full_parser() -> None:
+    """request_from_args builds only the named command's parser (a cold-start saving): the same
+    options, help and usage as in the parser of every command, and nothing else."""
+    full = subparsers()
+    assert len(full) >= 10
+    for command, sub in full.items():
+        alone = subparsers(command)
+        assert list(alone) == [command]
+        assert alone[command].format_help() == sub.format_help(), command
+        assert alone[command].format_usage() == sub.format_usage(), command
+    with pytest.raises(ValueError):
+        build_parser("nonsense")
+    argv = ["memory", "--model", "llama-3.1-8b", "--instance", "inf2.xlarge", "--seq-len", "8"]
+    assert vars(build_parser().parse_args(argv)) == vars(build_parser("memory").parse_args(argv))
 
 
 def test_option_registry_covers_every_option() -> None:
