@@ -36,12 +36,19 @@ REQUEST = {
 }
 
 
+def _child_env(cache_dir: str) -> dict[str, str]:
+    """The CLI child's environment: NFG_CACHE_DIR=cache_dir ("": no cache), the default data
+    tree, and calc's bytecode cached as when a user runs it."""
+    env = {**os.environ, "NFG_CACHE_DIR": cache_dir}
+    env.pop("NFG_DATA_DIR", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def cold_start_s(runs: int, cache_dir: str) -> tuple[list[float], list[float]]:
     """(wall seconds, CPU seconds user+sys of the child) per run, with NFG_CACHE_DIR=cache_dir
     ("" : no cache)."""
-    env = {**os.environ, "NFG_CACHE_DIR": cache_dir}
-    env.pop("NFG_DATA_DIR", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)   # as a user runs it: calc's bytecode cached
+    env = _child_env(cache_dir)
     # prime the bytecode and the data cache
     subprocess.run(COMMAND, cwd=ROOT, check=True, capture_output=True, env=env)
     wall, cpu = [], []
@@ -58,9 +65,7 @@ def cold_start_s(runs: int, cache_dir: str) -> tuple[list[float], list[float]]:
 def import_split_s(runs: int, cache_dir: str) -> tuple[float, float, float]:
     """Median (calc modules' import self time, other imports' self time, the rest of the wall
     time) in seconds, from -X importtime runs with the kept tree."""
-    env = {**os.environ, "NFG_CACHE_DIR": cache_dir}
-    env.pop("NFG_DATA_DIR", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = _child_env(cache_dir)
     command = [COMMAND[0], "-X", "importtime", *COMMAND[1:]]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True, env=env)
     own, other, rest = [], [], []

@@ -254,11 +254,16 @@ def read_hf_config(path: str) -> Any:
                         ) from None
 
 
+def is_command(name: str) -> bool:
+    """A subcommand: one of COMMANDS, or "list"."""
+    return name in COMMANDS or name == "list"
+
+
 def build_parser(only: str | None = None) -> OneLineParser:
     """The parser of every subcommand, or of the one named ``only`` (a command of COMMANDS or
     "list": the same options, help and errors for it; the others' ~250 options are not built
     on every call)."""
-    if only is not None and only not in COMMANDS and only != "list":
+    if only is not None and not is_command(only):
         raise ValueError(f"build_parser(only={only!r}): not a command")
     formatter = formatter_at_terminal_width()
     parser = OneLineParser(prog="python -m calc", description="Neuron Field Guide calculators",
@@ -285,7 +290,7 @@ def build_parser(only: str | None = None) -> OneLineParser:
 
 
 def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
-    known = argv[0] if argv and (argv[0] in COMMANDS or argv[0] == "list") else None
+    known = argv[0] if argv and is_command(argv[0]) else None
     namespace = vars(build_parser(only=known).parse_args(argv))
     command = namespace.pop("command")
     as_json = bool(namespace.pop("json"))

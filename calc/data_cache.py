@@ -111,8 +111,7 @@ class StoredTree(Mapping[str, dict[str, Any]]):
                 if not isinstance(doc, dict):
                     raise pickle.UnpicklingError("a stored document is not a table")
             except Exception:  # truncated or foreign: check the tree instead
-                self._docs = dict(self._check_now())
-                self._entries = dict.fromkeys(self._docs, b"")
+                self._docs = dict(self._check_now())   # the same files: the same paths
                 return self._docs[path]
             self._docs[path] = doc
         return doc
