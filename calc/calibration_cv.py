@@ -222,6 +222,32 @@ def family_stats(points: Sequence[Point]) -> list[FamilyStats]:
     return stats
 
 
+def within_source_errors(members: Sequence[Point]) -> list[float]:
+    """|error| of each point once its source's own offset is taken out: every point's
+    estimate / measurement divided by the median of that ratio over its source's points in
+    `members` (one family). An oracle no model has (it reads the left-out source's answers):
+    what stays is the error inside each source, which a better model of the recorded inputs
+    could remove; what goes is the spread between sources (their unrecorded settings)."""
+    logs: dict[str, list[float]] = {}
+    for point in members:
+        logs.setdefault(point.source, []).append(math.log(point.estimated / point.measured))
+    offset = {source: statistics.median(values) for source, values in logs.items()}
+    return [abs(math.exp(math.log(p.estimated / p.measured) - offset[p.source]) - 1.0)
+            for p in members]
+
+
+def within_source_stats(points: Sequence[Point]) -> dict[str, tuple[float, float]]:
+    """family -> (median, p90) of within_source_errors over its points."""
+    grouped: dict[str, list[Point]] = {}
+    for point in points:
+        grouped.setdefault(exact_family_of(point), []).append(point)
+    found = {}
+    for key, members in grouped.items():
+        errors = within_source_errors(members)
+        found[key] = (statistics.median(errors), quantile(errors, 0.9))
+    return found
+
+
 def overall_coverage(points: Sequence[Point]) -> float | None:
     hits = coverage_hits(points)
     return sum(hits.values()) / len(hits) if hits else None

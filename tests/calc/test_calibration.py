@@ -535,3 +535,17 @@ def test_prefill_fit_recovers_a_first_request_warm_up_from_cold_rows() -> None:
     assert fitted.first_request_extra_s == pytest.approx(1.5, rel=2e-3)
     assert fitted.prefill_compute == 0.5
     assert fitted.prefill_fixed_latency_s == pytest.approx(0.05, rel=2e-3)
+
+
+def test_within_source_errors_take_out_each_sources_median_offset() -> None:
+    def point(source: str, ratio: float, number: int) -> Point:
+        return Point(f"{source}{number}", source, "inferentia2", "neuron", "vllm-neuron",
+                     "decode", ratio, 1.0, {})
+
+    # source a: estimate / measurement 2, 2, 4 (median 2); source b: 0.5 alone
+    members = [point("a", 2.0, 1), point("a", 2.0, 2), point("a", 4.0, 3), point("b", 0.5, 1)]
+    assert calibration_cv.within_source_errors(members) == pytest.approx([0.0, 0.0, 1.0, 0.0])
+    # as the left-out errors: 100 %, 100 %, 300 %, 50 %
+    assert [abs(p.error) for p in members] == pytest.approx([1.0, 1.0, 3.0, 0.5])
+    median, p90 = calibration_cv.within_source_stats(members)["inferentia2/vllm-neuron/decode"]
+    assert (median, p90) == pytest.approx((0.0, 0.7))
