@@ -81,4 +81,5 @@ _ENGLISH: dict[str, str] = {
     "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
     "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
     "{allowed}",
+    "no_training_framework": "{field}: no training framework runs on {value}",
 }

@@ -98,15 +98,20 @@ def get(framework_id: str) -> Framework:
 
 
 def default_for(instance: InstanceSpec, phase: str = "inference") -> Framework:
-    """The calculator's default framework for the instance's chip and phase."""
+    """The calculator's default framework for the instance's chip and phase. A training default
+    must run on the chip, like a framework the user names: no training framework in the data
+    runs on Inferentia (1 or 2) or Trainium3, so training there is refused. Inference falls
+    back to the first framework of the instance's kind (Inferentia 1 has none of its own)."""
+    chip = instance.chip.id
     for framework in all_frameworks().values():
-        if framework.phase == phase and instance.chip.id in framework.default_for:
+        if framework.phase == phase and chip in framework.default_for:
             return framework
     for framework in all_frameworks().values():
-        if framework.phase == phase and framework.kind == instance.kind:
+        if framework.phase != phase:
+            continue
+        if framework.supports(chip) if phase == "training" else framework.kind == instance.kind:
             return framework
-    raise CalcError("framework", "framework_unsupported",
-                    {"value": instance.id, "allowed": ids(phase)})
+    raise CalcError("framework", "no_training_framework", {"value": instance.id})
 
 
 def resolve(framework_id: str | None, instance: InstanceSpec, phase: str) -> Framework:
@@ -120,6 +125,8 @@ def resolve(framework_id: str | None, instance: InstanceSpec, phase: str) -> Fra
     if not framework.supports(instance.chip.id):
         supported = [fw.id for fw in all_frameworks().values()
                      if fw.phase == phase and fw.supports(instance.chip.id)]
+        if not supported:   # training on Inferentia or Trainium3: nothing to choose from
+            raise CalcError("framework", "no_training_framework", {"value": instance.id})
         raise CalcError("framework", "framework_unsupported",
                         {"value": framework_id, "allowed": supported})
     return framework

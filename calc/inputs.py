@@ -4,6 +4,7 @@ Accepts JSON numbers or numeric strings (CLI arguments, form fields); rejects bo
 infinities, non-integers where an integer is needed, and values outside sane limits.
 """
 
+import decimal
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -74,19 +75,27 @@ def check_known(params: Params, allowed: Iterable[str]) -> None:
             raise CalcError(str(name), "unknown_field", {"value": str(name)})
 
 
-def _number(params: Params, name: str) -> float:
+def _number(params: Params, name: str, bounds: tuple[float, float] | None = None) -> float:
+    """A JSON number or numeric string as int or float; `bounds` (min, max) name the range
+    when a string is a finite number beyond float range ("1e400")."""
     value = params[name]
     if isinstance(value, bool):
         raise CalcError(name, "must_be_number", {"value": str(value)})
     if isinstance(value, str):
         text = value.strip()
         try:
-            value = int(text)
+            return int(text)
         except ValueError:
             try:
-                value = float(text)
+                parsed = float(text)
             except ValueError:
                 raise CalcError(name, "must_be_number", {"value": value[:40]}) from None
+        if not math.isfinite(parsed):   # name what was typed, not inf
+            if bounds is not None and decimal.Decimal(text).is_finite():   # "1e400"
+                raise CalcError(name, "out_of_range",
+                                {"min": bounds[0], "max": bounds[1], "value": _shown(text)})
+            raise CalcError(name, "must_be_finite", {"value": value[:40]})
+        return parsed
     if isinstance(value, int):
         return value
     if isinstance(value, float):
@@ -96,17 +105,51 @@ def _number(params: Params, name: str) -> float:
     raise CalcError(name, "must_be_number", {"value": type(value).__name__})
 
 
+def _whole(params: Params, name: str, minimum: int) -> int:
+    """The param as an exact whole number. A numeric string is read exactly (decimal), not
+    through a float: "1e3" and "12.0" are 1000 and 12, "1.0000000000000001" is not whole."""
+    value = params[name]
+    if not isinstance(value, str):
+        number = _number(params, name)
+        if isinstance(number, float):
+            if not number.is_integer():
+                raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": number})
+            return int(number)
+        return number
+    text = value.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        exact = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise CalcError(name, "must_be_number", {"value": value[:40]}) from None
+    if not exact.is_finite():
+        raise CalcError(name, "must_be_finite", {"value": value[:40]})
+    if exact != exact.to_integral_value():
+        raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value[:40]})
+    if exact.adjusted() > _WHOLE_DIGITS_MAX:   # beyond every limit: say so without the digits
+        raise CalcError(name, "out_of_range", {"min": minimum, "max": LIMITS.get(name, 2**62),
+                                               "value": _shown(text)})
+    return int(exact)
+
+
+_WHOLE_DIGITS_MAX = 30
+
+
+def _shown(text: str) -> str:
+    """A typed number for a message, cut at 20 characters."""
+    return text if len(text) <= 20 else text[:20] + "…"
+
+
 def integer(params: Params, name: str, *, minimum: int = 1, default: int | None = None) -> int:
     """A whole number in [minimum, LIMITS[name]]; default when absent (else missing_field)."""
     if not present(params, name):
         if default is None:
             raise CalcError(name, "missing_field")
         return default
-    value = _number(params, name)
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value})
-        value = int(value)
+    value = _whole(params, name, minimum)
     maximum = LIMITS.get(name, 2**62)
     if value < minimum:
         raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value})
@@ -132,7 +175,7 @@ def number(
         if default is None:
             raise CalcError(name, "missing_field")
         return default
-    raw = _number(params, name)
+    raw = _number(params, name, (above, maximum))
     try:
         value = float(raw)
     except OverflowError:  # an integer beyond float range

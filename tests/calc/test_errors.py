@@ -73,3 +73,31 @@ def test_integer_parser_accepts_numeric_strings() -> None:
     assert inputs.integer({"batch": " 16 "}, "batch") == 16
     assert inputs.integer({"batch": 16.0}, "batch") == 16
     assert inputs.number({"hours": "2.5"}, "hours", maximum=10) == 2.5
+
+
+def test_an_integer_string_is_read_exactly_not_through_a_float() -> None:
+    # (hardening) "1.0000000000000001" is 1.0 as a float; read exactly it is not whole
+    assert inputs.integer({"batch": "1e3"}, "batch") == 1000
+    assert inputs.integer({"batch": "12.0"}, "batch") == 12
+    assert inputs.integer({"batch": "1_000"}, "batch") == 1000
+    for text in ("1.0000000000000001", "123456789012345678.9", "1e-3"):
+        with pytest.raises(CalcError) as caught:
+            inputs.integer({"tokens": text}, "tokens")
+        assert caught.value.key == "must_be_positive_int", text
+    with pytest.raises(CalcError) as caught:
+        inputs.integer({"tokens": "999999999999999999.5"}, "tokens")
+    assert caught.value.key == "must_be_positive_int"
+    assert error("train", model="llama-3.2-1b", instance="trn1.32xlarge", seq_len=2048,
+                 tokens="999999999999999999.5")["key"] == "must_be_positive_int"
+
+
+def test_a_typed_number_beyond_float_range_is_out_of_range_as_typed() -> None:
+    with pytest.raises(CalcError) as caught:
+        inputs.integer({"batch": "1e400"}, "batch")
+    assert (caught.value.key, caught.value.params["value"]) == ("out_of_range", "1e400")
+    with pytest.raises(CalcError) as caught:
+        inputs.number({"hours": "1e400"}, "hours", maximum=10)
+    assert (caught.value.key, caught.value.params["value"]) == ("out_of_range", "1e400")
+    with pytest.raises(CalcError) as caught:
+        inputs.number({"hours": "nan"}, "hours", maximum=10)
+    assert (caught.value.key, caught.value.params["value"]) == ("must_be_finite", "nan")

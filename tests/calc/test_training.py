@@ -182,3 +182,39 @@ def test_moe_models_get_their_frameworks_moe_efficiency() -> None:
     result = run("train", model="qwen3-30b-a3b", instance="p5.48xlarge", tokens=10**9,
                  seq_len=4096, framework="nemo-gpu")
     assert result["mfu_source"] == "training_efficiency_nemo_gpu_gpu_moe"
+
+
+def test_a_default_training_framework_runs_on_the_chip_as_a_named_one_must() -> None:
+    # (hardening) inf1/inf2 used to get nxd-training by default, though naming it was refused
+    for instance in ("inf1.xlarge", "inf2.xlarge", "inf2.48xlarge"):
+        for framework in (None, "nxd-training"):
+            params = {"model": "llama-3.2-1b", "instance": instance, "tokens": 10**6,
+                      "seq_len": 2048}
+            if framework:
+                params["framework"] = framework
+            failure = error("train", **params)
+            assert (failure["field"], failure["key"]) == ("framework", "no_training_framework")
+    for instance_id in data.instance_ids():
+        instance = data.instance(instance_id)
+        try:
+            chosen = frameworks.default_for(instance, "training")
+        except Exception:   # no training framework runs there: train refuses, as above
+            continue
+        assert chosen.supports(instance.chip.id), (instance_id, chosen.id)
+    assert run("train", model="llama-3.2-1b", instance="g5.xlarge", tokens=10**6,
+               seq_len=2048)["framework"] == "fsdp-gpu"
+
+
+def test_every_default_framework_runs_on_the_chips_it_is_the_default_for() -> None:
+    for framework in frameworks.all_frameworks().values():
+        for chip in framework.default_for:
+            assert framework.supports(chip), (framework.id, chip)
+
+
+def test_advise_train_rejects_hardware_without_a_training_framework() -> None:
+    result = run("advise_train", model="llama-3.2-1b", tokens=10**9, seq_len=2048,
+                 deadline_h=100)
+    ranked = {option["instance"] for option in result["options"]}
+    assert not any(name.startswith("inf") for name in ranked)
+    reasons = {entry["instance"]: entry["reason"]["key"] for entry in result["rejected"]}
+    assert reasons["inf1.xlarge"] == reasons["inf2.xlarge"] == "no_training_framework"
