@@ -20,7 +20,7 @@ count is the smallest that meets the memory and the deadline. Ranked by cost, th
 import math
 from typing import Any
 
-from . import data, inputs
+from . import data, dtype_gate, inputs
 from .derivation import Derivation
 from .errors import CalcError
 from .price import hourly_price
@@ -80,6 +80,7 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
     if deadline_h is None and budget is None:
         raise CalcError("deadline_h", "goal_required")
     dtype = req.get_opt_text("dtype")  # absent: per instance, as train chooses it
+    dtype_gate.training_dtype(dtype)   # an inference-only format: refused once, not per row
     region = req.get_text("region")
     price_kind = req.get_text("price_kind")
     family = req.get_text("family")

@@ -57,7 +57,7 @@ def train(req: inputs.Request) -> dict[str, Any]:
     mfu = req.get_opt_float("mfu")
     count = req.get_int("count")
     seq_len = req.get_int("seq_len")
-    dtype = dtype_gate.dtype_for(req, instance)  # trust: refused if the hardware lacks it
+    dtype = dtype_gate.training_dtype_for(req, instance)  # trust: a training dtype the chip has
     tokens = req.get_int("tokens")
     try:
         result = estimate(

@@ -219,15 +219,59 @@ class OneLineParser(argparse.ArgumentParser):
         raise CalcError("argv", "bad_argument", {"value": message})
 
 
+def _brief(text: str, limit: int = 60) -> str:
+    """A typed value as an error message quotes it: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def given_twice(dest: str, values: tuple[str, str] | None = None) -> CalcError:
+    """The one-line error of an option given twice (``values``: the two values typed)."""
+    if values is None:
+        return CalcError(dest, "flag_given_twice")
+    return CalcError(dest, "given_twice",
+                     {"value": f"{_brief(values[0])}, {_brief(values[1])}"})
+
+
+class ValueOnce(argparse.Action):
+    """``--name VALUE``, stored once. An empty (or all-whitespace) VALUE is refused, not read as
+    absent (calc.inputs.present() treats "" as absent: right for the page's JSON, but on the
+    command line the default would silently be used); so is a second --name, under any spelling
+    (--name=VALUE, an abbreviation), instead of the last one winning."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        text = str(values)
+        if not text.strip():
+            raise CalcError(self.dest, "value_required")
+        earlier = getattr(namespace, self.dest, None)
+        if earlier is not None:
+            raise given_twice(self.dest, (str(earlier), text))
+        setattr(namespace, self.dest, text)
+
+
+class FlagOnce(argparse.Action):
+    """``--name`` without a value: stores True (else ``default``); given twice is refused like a
+    value option given twice (one rule for every option)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, default: Any = None,
+                 help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, const=True, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, self.default) is not self.default:
+            raise given_twice(self.dest)
+        setattr(namespace, self.dest, self.const)
+
+
 def add_option(parser: argparse.ArgumentParser, name: str, option: Option) -> None:
     """One --name with its help (unit, default); the api param is the name with - → _."""
     dest = name.replace("-", "_")
     if option.takes_value:
-        parser.add_argument(f"--{name}", dest=dest, metavar=option.metavar,
+        parser.add_argument(f"--{name}", dest=dest, action=ValueOnce, metavar=option.metavar,
                             help=option.help_text())
     else:
-        parser.add_argument(f"--{name}", dest=dest, action="store_const", const=True,
-                            help=option.help_text())
+        parser.add_argument(f"--{name}", dest=dest, action=FlagOnce, help=option.help_text())
 
 
 def add_model_options(sub: argparse.ArgumentParser) -> None:
@@ -249,9 +293,17 @@ def read_hf_config(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise CalcError("hf_config", "hf_config_bad_json",
-                        {"value": f"{path}: line {error.lineno} column {error.colno}"}
-                        ) from None
+        raise bad_json(path, f"line {error.lineno} column {error.colno}") from None
+    except ValueError:  # an integer longer than int() converts (sys.get_int_max_str_digits)
+        raise bad_json(path, f"a number has more than {sys.get_int_max_str_digits()} digits"
+                       ) from None
+    except RecursionError:
+        raise bad_json(path, "arrays or objects nested too deeply") from None
+
+
+def bad_json(path: str, where: str) -> CalcError:
+    """The one-line error of a --hf-config file that json cannot read into Python values."""
+    return CalcError("hf_config", "hf_config_bad_json", {"value": f"{path}: {where}"})
 
 
 def is_command(name: str) -> bool:
@@ -278,14 +330,14 @@ def build_parser(only: str | None = None) -> OneLineParser:
             add_model_options(sub)
         for name in options:
             add_option(sub, name, OPTIONS[name])
-        sub.add_argument("--json", action="store_true", help=JSON_HELP)
+        sub.add_argument("--json", action=FlagOnce, default=False, help=JSON_HELP)
     if only is None or only == "list":
         listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP,
                                       formatter_class=formatter)
         listing.add_argument("what", choices=LIST_WHAT,
                              help="what to list: models, instances, chips or frameworks "
                                   "(required)")
-        listing.add_argument("--json", action="store_true", help=JSON_HELP)
+        listing.add_argument("--json", action=FlagOnce, default=False, help=JSON_HELP)
     return parser
 
 

@@ -5,7 +5,12 @@ hardware. Apart from calc.fit_gate_api so that the memory calculator, which need
 does not load the speed model."""
 
 from . import dtype_support, inputs, model_shape
+from .errors import CalcError
 from .specs import InstanceSpec
+
+# what a training run computes and keeps its weights in: the weight-only (int8, int4) and
+# checkpoint storage formats (mxfp4, int4_g*, fp8_block128) are inference formats here
+TRAINING_DTYPES = ("fp32", "bf16", "fp16", "fp8")
 
 
 def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
@@ -19,6 +24,23 @@ def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     if checkpoint is not None and dtype_support.weight_dtype_supported(instance, checkpoint):
         return checkpoint
     return dtype_support.default_dtype(instance)
+
+
+def training_dtype(dtype: str | None) -> None:
+    """Refuse a dtype that training does not run in (unknown_choice), before any hardware
+    check, so that every instance gives the same answer."""
+    if dtype is not None and dtype not in TRAINING_DTYPES:
+        raise CalcError("dtype", "unknown_choice",
+                        {"value": dtype[:40], "allowed": list(TRAINING_DTYPES)})
+
+
+def training_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
+    """dtype_for for a training run: a given dtype must be one training runs in; an absent one
+    follows the checkpoint only when training runs in it (an MXFP4 or FP8-block checkpoint
+    trains in the hardware's default)."""
+    training_dtype(req.get_opt_text("dtype"))
+    dtype = dtype_for(req, instance)
+    return dtype if dtype in TRAINING_DTYPES else dtype_support.default_dtype(instance)
 
 
 def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:

@@ -43,6 +43,8 @@ _ENGLISH: dict[str, str] = {
     "heads)",
     "tp_not_allowed": "tensor-parallel degree {value} is not allowed here; allowed: {allowed}",
     "tp_exceeds_cores": "tensor-parallel degree {value} needs more than the {max} cores available",
+    "split_exceeds_cores": "tensor × pipeline parallel degree {value} needs more than the {max} "
+    "cores available",
     "heads_not_divisible": "{value} attention heads cannot be split evenly over tp={allowed}",
     "kv_heads_not_divisible": "kv_heads must divide heads ({value} does not divide {max})",
     "hidden_not_divisible": "hidden size {value} is not divisible by {max} heads; give head_dim",
@@ -79,6 +81,9 @@ _ENGLISH: dict[str, str] = {
     "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
     "hf_config_unreadable": "cannot read the config.json file {value}",
     "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
+    "value_required": "{field}: a value is required",
+    "given_twice": "{field}: given twice ({value}); give it once",
+    "flag_given_twice": "{field}: given twice; give it once",
     "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
     "{allowed}",
     "no_training_framework": "{field}: no training framework runs on {value}",

@@ -135,8 +135,12 @@ def train_memory(
     available = instance.logical_cores * count
     if model.heads % tp != 0:
         raise CalcError("tp", "heads_not_divisible", {"value": model.heads, "allowed": tp})
+    if pp > model.layers:   # a stage holds at least one layer
+        raise CalcError("pp", "out_of_range", {"min": 1, "max": model.layers, "value": pp})
     if tp * pp > available:
-        raise CalcError("tp", "tp_exceeds_cores", {"value": tp * pp, "max": available})
+        if pp == 1:
+            raise CalcError("tp", "tp_exceeds_cores", {"value": tp, "max": available})
+        raise CalcError("pp", "split_exceeds_cores", {"value": tp * pp, "max": available})
     if dp is None:
         dp = max(1, available // (tp * pp))
     devices = tp * pp * dp

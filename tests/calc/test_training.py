@@ -218,3 +218,32 @@ def test_advise_train_rejects_hardware_without_a_training_framework() -> None:
     assert not any(name.startswith("inf") for name in ranked)
     reasons = {entry["instance"]: entry["reason"]["key"] for entry in result["rejected"]}
     assert reasons["inf1.xlarge"] == reasons["inf2.xlarge"] == "no_training_framework"
+
+
+def test_training_refuses_an_inference_only_dtype_and_trains_a_format_checkpoint_in_bf16() -> None:
+    # (hardening) int4 / int8 / mxfp4 / fp8_block128 used to be echoed with bf16's time and cost
+    for dtype in ("int4", "int8", "int4_g128", "mxfp4", "fp8_block128"):
+        failure = error("train", model="llama-3.1-8b", instance="trn1.32xlarge", tokens=10**9,
+                        seq_len=4096, dtype=dtype)
+        assert (failure["field"], failure["key"]) == ("dtype", "unknown_choice"), dtype
+        assert error("advise_train", model="llama-3.1-8b", tokens=10**9, seq_len=4096,
+                     deadline_h=100, dtype=dtype)["key"] == "unknown_choice"
+    # DeepSeek-V3 ships FP8 weights in 128x128 blocks: absent a dtype, training runs in the
+    # hardware's default, not in the checkpoint's storage format
+    assert data.model("deepseek-v3").default_dtype == "fp8_block128"
+    result = run("train", model="deepseek-v3", instance="p5.48xlarge", tokens=10**9,
+                 seq_len=4096, count=64)
+    assert result["dtype"] == "bf16"
+
+
+def test_train_memory_refuses_more_stages_than_layers_and_names_the_pipeline() -> None:
+    failure = error("train_memory", model="llama-3.2-1b", instance="trn1.32xlarge",
+                    seq_len=2048, tp=1, pp=32)
+    assert (failure["field"], failure["key"]) == ("pp", "out_of_range")
+    assert failure["params"]["max"] == data.model("llama-3.2-1b").layers == 16
+    failure = error("train_memory", model="llama-3.2-1b", instance="trn1.32xlarge",
+                    seq_len=2048, tp=4, pp=16)
+    assert (failure["field"], failure["key"]) == ("pp", "split_exceeds_cores")
+    failure = error("train_memory", model="llama-3.1-8b", instance="trn1.2xlarge",
+                    seq_len=2048, tp=8)
+    assert (failure["field"], failure["key"]) == ("tp", "tp_exceeds_cores")
