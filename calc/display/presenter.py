@@ -30,6 +30,7 @@ from .numbers import number
 from .parse import parse_number
 
 NUMERIC_CONTROLS = ("int", "number")
+EMPTY_MEANS_AUTO = ("dtype",)   # its select offers "" (auto: the instance's default dtype)
 
 
 def _typed(spec: calculators.Calculator, values: dict[str, str], lang: str
@@ -37,9 +38,14 @@ def _typed(spec: calculators.Calculator, values: dict[str, str], lang: str
     """Form text -> typed values (numbers parsed in the page language); parse errors by field."""
     typed: dict[str, Any] = {}
     errors: dict[str, CalcError] = {}
+    defaults = spec.defaults()
     for field in spec.fields:
         text = values.get(field.name, "").strip()
-        if text == "":
+        if text == "" and defaults[field.name] != "" and field.name not in EMPTY_MEANS_AUTO:
+            # a field the page fills, emptied: the engine would take its own default (price
+            # hours 1, not the page's 730), so it is refused, never computed unannounced
+            errors[field.name] = CalcError(field.name, "value_required")
+        elif text == "":
             typed[field.name] = None
         elif field.control() in NUMERIC_CONTROLS:
             try:

@@ -137,3 +137,26 @@ def test_every_widening_reason_has_its_phrase() -> None:
         phrases = strings.table(lang, "formulas", "phrase")
         assert reasons <= set(phrases), (lang, sorted(reasons - set(phrases)))
 
+
+
+def test_an_emptied_field_the_page_fills_is_required_never_the_engines_default() -> None:
+    # (hardening) price hours "" used to be computed at the engine's 1 h while the page's
+    # default (and a share link without the field) is 730 h
+    shown = present({"calculator": "price", "values": {"hours": ""}}, "en")
+    assert not shown["ok"]
+    assert [(e["field"], e["key"]) for e in shown["errors"]] == [("hours", "value_required")]
+    for spec in calculators.CALCULATORS.values():
+        defaults = spec.defaults()
+        for mode in spec.modes:
+            for field in spec.fields:
+                if defaults[field.name] == "" or field.name in ("dtype", "mode"):
+                    continue
+                if field.modes and mode.id not in field.modes:
+                    continue
+                if all(field.name not in req.params for req in mode.requests):
+                    continue   # a field this mode's requests do not read
+                shown = present({"calculator": spec.name,
+                                 "values": {"mode": mode.id, field.name: ""}}, "ja")
+                assert (field.name, "value_required") in {
+                    (e["field"], e["key"]) for e in shown["errors"]}, (
+                    spec.name, mode.id, field.name, shown["errors"])
