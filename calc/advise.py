@@ -297,6 +297,9 @@ def advise(req: inputs.Request) -> dict[str, Any]:
     family = req.get_text("family")
     max_batch = req.get_int("max_batch")
     framework = req.get_opt_text("framework")
+    from .fit_gate_api import inference_framework
+
+    inference_framework(req)   # a training framework: one clear error, not "fits nowhere"
     hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
 
     base: dict[str, Any] = dict(req.model_params)

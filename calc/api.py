@@ -124,6 +124,8 @@ def compare(req: inputs.Request) -> dict[str, Any]:
     hours = req.get_float("hours")
     kind = req.get_text("price_kind")
     model = req.model
+    if model is not None:   # wrong on every instance: one error, not a failed row each
+        fit_gate_api.check_compare_request(req)
     names = req.values.get("instances") or data.instance_ids()
     rows: list[dict[str, Any]] = []
     for instance_id in names:

@@ -87,4 +87,5 @@ _ENGLISH: dict[str, str] = {
     "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
     "{allowed}",
     "no_training_framework": "{field}: no training framework runs on {value}",
+    "compiled_too_small": "{field} {value} is smaller than the request needs ({min})",
 }

@@ -206,6 +206,24 @@ def bandwidth_only(answer: dict[str, Any]) -> None:
     answer["derivation"] = steps
 
 
+def inference_framework(req: inputs.Request) -> None:
+    """A framework named for serving must be an inference one: a training framework is refused
+    once for a request over many instances (compare, advise), not as every row's failure."""
+    name = req.get_opt_text("framework")
+    if name is not None and frameworks.get(name).phase != "inference":
+        raise CalcError("framework", "unknown_choice",
+                        {"value": name, "allowed": frameworks.ids("inference")})
+
+
+def check_compare_request(req: inputs.Request) -> None:
+    """compare's serving inputs that are wrong on every instance, refused once like perf
+    refuses them: a training framework, a compiled batch or length shorter than the request."""
+    inference_framework(req)
+    serving.check_compiled_shapes(req.get_int("batch"), req.get_int("input_len"),
+                          req.get_int("output_len"), req.get_opt_int("compiled_batch"),
+                          req.get_opt_int("compiled_seq_len"))
+
+
 def serving_params(req: inputs.Request) -> dict[str, Any]:
     """The perf (issue 15) serving inputs of a perf or compare request."""
     return {"framework": req.get_opt_text("framework"),

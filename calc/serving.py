@@ -98,7 +98,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from . import collectives, data, dtypes, inputs, kv, memory, model_shape, order_statistics
+from . import collectives, data, dtypes, kv, memory, model_shape, order_statistics
 from .errors import CalcError
 from .flops import peak_flops_per_core
 from .frameworks import Framework, all_frameworks
@@ -672,12 +672,11 @@ def check_compiled_shapes(batch: int, input_len: int, output_len: int,
     """A server compiled for a smaller batch, or a shorter sequence than prompt + output, cannot
     serve the request as asked (a TGI server would cut the prompt): say so, do not estimate."""
     if compiled_batch is not None and compiled_batch < batch:
-        raise CalcError("compiled_batch", "out_of_range",
-                        {"min": batch, "max": compiled_batch, "value": compiled_batch})
+        raise CalcError("compiled_batch", "compiled_too_small",
+                        {"min": batch, "value": compiled_batch})
     if compiled_seq_len is not None and compiled_seq_len < input_len + output_len:
-        raise CalcError("compiled_seq_len", "out_of_range",
-                        {"min": input_len + output_len, "max": inputs.LIMITS["compiled_seq_len"],
-                         "value": compiled_seq_len})
+        raise CalcError("compiled_seq_len", "compiled_too_small",
+                        {"min": input_len + output_len, "value": compiled_seq_len})
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ def test_compiled_batch_is_fitted_and_padded() -> None:
                  output_len=128, framework="nxd-inference", compiled_batch=4)
     assert padded["padded_batch"] == 4 and padded["tpot_s"] >= small["tpot_s"]
     assert error("perf", model="llama-3.1-8b", instance="inf2.xlarge", batch=8, input_len=128,
-                 output_len=128, compiled_batch=4)["key"] == "out_of_range"
+                 output_len=128, compiled_batch=4)["key"] == "compiled_too_small"
     # a compiled batch too large for the memory: the gate says so (speed, band, basis null)
     huge = run("perf", model="llama-3.1-8b", instance="inf2.xlarge", batch=1, input_len=128,
                output_len=128, tp=2, compiled_batch=4096)
@@ -51,7 +51,7 @@ def test_a_compiled_length_shorter_than_the_request_is_refused() -> None:
     # the prompt): one clear error naming the field and the least length, not a padded estimate
     problem = error("perf", model="llama-3.1-8b", instance="inf2.48xlarge", batch=1,
                     input_len=5000, output_len=100, framework="tgi-neuron", compiled_seq_len=4096)
-    assert (problem["field"], problem["key"]) == ("compiled_seq_len", "out_of_range")
+    assert (problem["field"], problem["key"]) == ("compiled_seq_len", "compiled_too_small")
     assert problem["params"]["min"] == 5100 and problem["params"]["value"] == 4096
     # the speed model itself refuses it too (callers that skip the memory gate)
     with pytest.raises(CalcError) as raised:
@@ -94,3 +94,20 @@ def test_cli_lists_frameworks_and_documents_the_options() -> None:
                                         "--compiled-seq-len", "1024"])
     assert request["params"]["framework"] == "vllm-neuron"
     assert request["params"]["compiled_batch"] == "4"
+
+
+def test_compare_and_advise_refuse_once_what_is_wrong_on_every_instance() -> None:
+    # (hardening) compare used to answer with every row "no estimate" and fits false, advise
+    # with "fits on no priced instance", for a training framework or a too-small compiled batch
+    two = "inf2.xlarge,g5.xlarge"
+    failure = error("compare", instances=two, model="llama-3.2-1b", framework="nxd-training")
+    assert (failure["field"], failure["key"]) == ("framework", "unknown_choice")
+    failure = error("compare", instances=two, model="llama-3.2-1b", batch=8, compiled_batch=4)
+    assert (failure["field"], failure["key"]) == ("compiled_batch", "compiled_too_small")
+    for framework in ("nxd-training", "megatron-gpu"):
+        failure = error("advise", model="llama-3.2-1b", input_len=128, output_len=128,
+                        request_rate=1, framework=framework)
+        assert (failure["field"], failure["key"]) == ("framework", "unknown_choice")
+    # a framework that runs on some of the instances stays a per-row answer
+    rows = run("compare", instances=two, model="llama-3.2-1b", framework="vllm-gpu")["rows"]
+    assert [row["perf_error"] for row in rows] == ["framework_unsupported", None]
