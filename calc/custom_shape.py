@@ -30,12 +30,36 @@ def _int(params: Mapping[str, Any], name: str, maximum: int | None = None) -> in
     return value
 
 
+# a field that means something only with another: given without it, it would have no effect
+NEEDS: dict[str, str] = {"expert_intermediate": "experts", "shared_experts": "experts",
+                         "dense_layers": "experts", "kv_lora_rank": "attention",
+                         "qk_rope_head_dim": "attention", "local_window": "local_layers"}
+
+
+def _check_needs(params: Mapping[str, Any], spec: ModelSpec, attention: str) -> None:
+    """Refuse a field given without what it applies to (MoE fields on a dense model, MLA widths
+    without attention = mla, a window without local layers, kv_heads with MLA), never ignore
+    it."""
+    present = {
+        "experts": spec.experts > 0, "attention": attention == "mla",
+        "local_layers": inputs.present(params, "local_layers")
+        and inputs.integer(params, "local_layers", minimum=0) > 0,
+    }
+    for name, needed in NEEDS.items():
+        if inputs.present(params, name) and not present[needed]:
+            raise CalcError(name, "needs_field", {"value": "attention = mla"
+                                                  if needed == "attention" else needed})
+    if attention == "mla" and inputs.present(params, "kv_heads"):
+        raise CalcError("kv_heads", "not_with_field", {"value": "attention = mla"})
+
+
 def apply(params: Mapping[str, Any], spec: ModelSpec) -> ModelSpec:
     """spec with the custom fields of ``params``; params/active_params recounted unless given."""
     if not given(params):
         return spec
     kinds = inputs.PARAMS["attention"].choices
     attention = inputs.choice(params, "attention", kinds() if kinds else (), default="gqa")
+    _check_needs(params, spec, attention)
     dense_layers = _int(params, "dense_layers", spec.layers - 1 if spec.experts else 0)
     local_layers = _int(params, "local_layers", spec.layers)
     local_window = inputs.integer(params, "local_window") if local_layers else 0

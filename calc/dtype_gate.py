@@ -46,6 +46,8 @@ def training_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
 def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:
     """The given expert dtype if the hardware has it; absent: None (the checkpoint's)."""
     expert = req.get_opt_text("expert_dtype")
+    if expert is not None and req.model is not None and req.model.experts <= 0:
+        raise CalcError("expert_dtype", "needs_field", {"value": "experts"})   # dense: no effect
     return None if expert is None else dtype_support.check_dtype(instance, expert,
                                                                  "expert_dtype")
 

@@ -84,6 +84,8 @@ _ENGLISH: dict[str, str] = {
     "value_required": "{field}: a value is required",
     "given_twice": "{field}: given twice ({value}); give it once",
     "flag_given_twice": "{field}: given twice; give it once",
+    "needs_field": "{field} applies only with {value}",
+    "not_with_field": "{field} does not apply with {value}",
     "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
     "{allowed}",
     "no_training_framework": "{field}: no training framework runs on {value}",

@@ -101,3 +101,22 @@ def test_a_typed_number_beyond_float_range_is_out_of_range_as_typed() -> None:
     with pytest.raises(CalcError) as caught:
         inputs.number({"hours": "nan"}, "hours", maximum=10)
     assert (caught.value.key, caught.value.params["value"]) == ("must_be_finite", "nan")
+
+
+@pytest.mark.parametrize(("extra", "field", "key"), [
+    ({"shared_experts": 2}, "shared_experts", "needs_field"),
+    ({"expert_intermediate": 128}, "expert_intermediate", "needs_field"),
+    ({"dense_layers": 2}, "dense_layers", "needs_field"),
+    ({"kv_lora_rank": 64}, "kv_lora_rank", "needs_field"),
+    ({"qk_rope_head_dim": 16}, "qk_rope_head_dim", "needs_field"),
+    ({"local_window": 128}, "local_window", "needs_field"),
+    ({"local_layers": 0, "local_window": 128}, "local_window", "needs_field"),
+    ({"attention": "mla", "kv_heads": 2, "kv_lora_rank": 64, "qk_rope_head_dim": 16},
+     "kv_heads", "not_with_field"),
+])
+def test_a_shape_field_without_what_it_applies_to_is_refused_not_ignored(
+        extra: dict[str, object], field: str, key: str) -> None:
+    # (hardening) these used to exit 0 with the same answer as without them
+    failure = error("memory", layers=8, hidden=512, heads=8, instance="inf2.xlarge",
+                    seq_len=1024, **extra)
+    assert (failure["field"], failure["key"]) == (field, key)

@@ -75,11 +75,17 @@ def test_new_params_are_checked_in_the_one_parse() -> None:
 
 
 def test_expert_dtype_is_checked_against_the_hardware() -> None:
-    req = inputs.parse("memory", {"model": "llama-3.1-8b", "instance": "g4dn.xlarge",
+    req = inputs.parse("memory", {"model": "mixtral-8x7b", "instance": "g4dn.xlarge",
                                   "seq_len": 8, "expert_dtype": "bf16"})
     with pytest.raises(CalcError) as error:
         dtype_gate.expert_dtype_for(req, req.instance())
     assert (error.value.field, error.value.key) == ("expert_dtype", "dtype_not_supported")
+    # (hardening) a dense model has no experts: the dtype would have no effect, so it is refused
+    req = inputs.parse("memory", {"model": "llama-3.1-8b", "instance": "inf2.xlarge",
+                                  "seq_len": 8, "expert_dtype": "mxfp4"})
+    with pytest.raises(CalcError) as error:
+        dtype_gate.expert_dtype_for(req, req.instance())
+    assert (error.value.field, error.value.key) == ("expert_dtype", "needs_field")
 
 
 def test_suggestions_echo_the_request_with_one_change() -> None:
