@@ -337,7 +337,8 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
         else head_dim,
         intermediate=intermediate, vocab=vocab, gated_mlp=True, tied_embeddings=tied,
         experts=experts, active_experts=active,
-        max_position_embeddings=cfg.optional_integer("max_position_embeddings"),
+        max_position_embeddings=(cfg.integer("max_position_embeddings", minimum=1)
+                                 if cfg.has("max_position_embeddings") else None),
         expert_intermediate=expert_width if expert_width != intermediate else 0,
         shared_experts=shared,
         shared_expert_intermediate=shared_width if shared_width != (expert_width or intermediate)

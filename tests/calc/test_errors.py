@@ -120,3 +120,13 @@ def test_a_shape_field_without_what_it_applies_to_is_refused_not_ignored(
     failure = error("memory", layers=8, hidden=512, heads=8, instance="inf2.xlarge",
                     seq_len=1024, **extra)
     assert (failure["field"], failure["key"]) == (field, key)
+
+
+
+def test_a_config_json_context_of_zero_tokens_is_refused() -> None:
+    # (hardening) max_position_embeddings 0 was accepted: memory then said max_seq_len 0, fits
+    assert error("memory", hf_config={"model_type": "llama", "hidden_size": 512,
+                                      "num_hidden_layers": 2, "num_attention_heads": 8,
+                                      "intermediate_size": 1024, "vocab_size": 1000,
+                                      "max_position_embeddings": 0},
+                 instance="inf2.xlarge", seq_len=8)["key"] == "hf_bad_value"
