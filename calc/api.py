@@ -214,11 +214,25 @@ def snippet(req: inputs.Request) -> dict[str, Any]:
     from .snippets import snippet as serving_snippet
 
     model = req.model
+    instance = req.instance()
+    tp = req.get_int("tp")
+    if tp not in instance.tp_degrees:   # the command would not start
+        raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": list(instance.tp_degrees)})
+    dtype = dtype_gate.dtype_for(req, instance)   # one the hardware has (absent: its default)
+    kv_dtype = req.get_opt_text("kv_dtype")
+    if model is not None:   # a command for a setup that does not fit is not offered
+        from .memory import fit
+
+        fitted = fit(model, instance, dtype=dtype,
+                     kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
+                     batch=req.get_int("batch"),
+                     seq_len=req.get_int("input_len") + req.get_int("output_len"), tp=tp)
+        if not fitted.fits:
+            raise CalcError("tp", "snippet_does_not_fit", {"value": instance.id})
     return serving_snippet(
-        model_id="custom" if model is None else model.id, instance_id=req.instance().id,
-        tp=req.get_int("tp"), batch=req.get_int("batch"), input_len=req.get_int("input_len"),
-        output_len=req.get_int("output_len"), dtype=req.get_text("dtype"),
-        kv_dtype=req.get_opt_text("kv_dtype"),
+        model_id="custom" if model is None else model.id, instance_id=instance.id,
+        tp=tp, batch=req.get_int("batch"), input_len=req.get_int("input_len"),
+        output_len=req.get_int("output_len"), dtype=dtype, kv_dtype=kv_dtype,
         framework=req.get_opt_text("framework"),
     ).as_dict() | {"derivation": []}
 

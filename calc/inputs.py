@@ -535,7 +535,7 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
                      "budget_usd": OPTIONAL, "dtype": OPTIONAL, "mfu": OPTIONAL, **_PRICED,
                      "family": "all", "max_count": 1024, "recipe": OPTIONAL},
     "snippet": {"model": OPTIONAL, "instance": REQUIRED, "tp": REQUIRED, "batch": 1,
-                "input_len": REQUIRED, "output_len": REQUIRED, "dtype": "bf16",
+                "input_len": REQUIRED, "output_len": REQUIRED, "dtype": OPTIONAL,
                 "kv_dtype": OPTIONAL, "framework": OPTIONAL},
 }
 
