@@ -36,6 +36,7 @@ LIMITS: dict[str, int] = {
     "compiled_batch": 1_048_576,
     "compiled_seq_len": 16_777_216,
     "dp": 1_048_576,
+    "pp": 10_000,   # a stage holds at least one layer (layers <= 10,000)
     "count": 1_000_000,
     "tokens": 10**18,
     "zero": 3,
@@ -105,7 +106,7 @@ def _number(params: Params, name: str, bounds: tuple[float, float] | None = None
     raise CalcError(name, "must_be_number", {"value": type(value).__name__})
 
 
-def _whole(params: Params, name: str, minimum: int) -> int:
+def _whole(params: Params, name: str, minimum: int, maximum: int) -> int:
     """The param as an exact whole number. A numeric string is read exactly (decimal), not
     through a float: "1e3" and "12.0" are 1000 and 12, "1.0000000000000001" is not whole."""
     value = params[name]
@@ -130,7 +131,7 @@ def _whole(params: Params, name: str, minimum: int) -> int:
     if exact != exact.to_integral_value():
         raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value[:40]})
     if exact.adjusted() > _WHOLE_DIGITS_MAX:   # beyond every limit: say so without the digits
-        raise CalcError(name, "out_of_range", {"min": minimum, "max": LIMITS.get(name, 2**62),
+        raise CalcError(name, "out_of_range", {"min": minimum, "max": maximum,
                                                "value": _shown(text)})
     return int(exact)
 
@@ -143,14 +144,17 @@ def _shown(text: str) -> str:
     return text if len(text) <= 20 else text[:20] + "…"
 
 
-def integer(params: Params, name: str, *, minimum: int = 1, default: int | None = None) -> int:
-    """A whole number in [minimum, LIMITS[name]]; default when absent (else missing_field)."""
+def integer(params: Params, name: str, *, minimum: int = 1, default: int | None = None,
+            maximum: int | None = None) -> int:
+    """A whole number in [minimum, maximum (else LIMITS[name])]; default when absent (else
+    missing_field)."""
     if not present(params, name):
         if default is None:
             raise CalcError(name, "missing_field")
         return default
-    value = _whole(params, name, minimum)
-    maximum = LIMITS.get(name, 2**62)
+    if maximum is None:
+        maximum = LIMITS.get(name, 2**62)
+    value = _whole(params, name, minimum, maximum)
     if value < minimum:
         raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value})
     if value > maximum:
@@ -198,6 +202,7 @@ def choice(params: Params, name: str, allowed: Iterable[str], default: str | Non
     value = params[name]
     if not isinstance(value, str):
         raise CalcError(name, "must_be_text", {"value": str(value)[:40]})
+    value = value.strip()   # as text() and the ids of models, instances and regions are read
     if value not in options:
         raise CalcError(name, "unknown_choice", {"value": value[:40], "allowed": options})
     return value
@@ -621,7 +626,8 @@ def _one(param: Param, params: Params, default: Any) -> Any:
     if not present(params, name) and not required:
         return default
     if param.type == "int":
-        whole = integer(params, name, minimum=int(param.minimum))
+        whole = integer(params, name, minimum=int(param.minimum),
+                        maximum=min(int(param.upper()), LIMITS.get(name, 2**62)))
         if whole > param.upper():
             raise CalcError(name, "out_of_range",
                             {"min": int(param.minimum), "max": int(param.upper()), "value": whole})

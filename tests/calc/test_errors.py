@@ -130,3 +130,20 @@ def test_a_config_json_context_of_zero_tokens_is_refused() -> None:
                                       "intermediate_size": 1024, "vocab_size": 1000,
                                       "max_position_embeddings": 0},
                  instance="inf2.xlarge", seq_len=8)["key"] == "hf_bad_value"
+
+
+def test_a_limit_message_names_the_real_limit_and_a_choice_is_read_like_text() -> None:
+    # (hardening) max_count / max_batch / pp said "between 1 and 4611686018427387904"
+    for kind, params, field, limit in (
+        ("advise_train", {"model": "llama-3.2-1b", "tokens": 10**6, "seq_len": 2048,
+                          "deadline_h": 10, "max_count": "1e21"}, "max_count", 1_000_000),
+        ("advise", {"model": "llama-3.2-1b", "input_len": 128, "output_len": 128,
+                    "request_rate": 1, "max_batch": "1e30"}, "max_batch", 1_048_576),
+        ("train_memory", {"model": "llama-3.2-1b", "instance": "trn1.32xlarge",
+                          "seq_len": 2048, "pp": "1e21"}, "pp", 10_000),
+    ):
+        failure = error(kind, **params)
+        assert (failure["field"], failure["key"], failure["params"]["max"]) == (
+            field, "out_of_range", limit)
+    # " bf16" was refused as "bf16 is not one of [..., 'bf16', ...]"; ids are read stripped
+    assert inputs.choice({"dtype": " bf16 "}, "dtype", ("bf16", "fp16")) == "bf16"
