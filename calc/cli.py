@@ -354,6 +354,7 @@ def request_from_args(argv: Sequence[str]) -> tuple[dict[str, Any], bool]:
     return {"schema_version": 1, "kind": COMMANDS[command][0], "params": params}, as_json
 
 
+PEAK_TEXT = {"peak_flops_missing": "the accelerator's peak FLOPS for this dtype is not published"}
 MISSING_TEXT = {
     "no_price_record": "no price in the data",
     "not_published": "price not published",
@@ -478,6 +479,9 @@ def summary(kind: str, result: dict[str, Any]) -> str:
                     line += f"  no estimate: {row['perf_error']}"
                 elif not row.get("fits"):
                     line += "  does not fit"
+                elif row.get("peak_missing_reason"):   # a price, but no speed to divide it by
+                    line += (f"  TP {row['tp_degree']}  no speed: "
+                             f"{PEAK_TEXT.get(str(row['peak_missing_reason']), 'peak unknown')}")
                 else:
                     per_million = row["usd_per_million_output_tokens"]
                     line += (f"  TP {row['tp_degree']}  "

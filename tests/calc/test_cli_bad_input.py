@@ -163,3 +163,12 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
     parser = build_parser()
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
+
+
+def test_compare_says_no_speed_where_the_peak_is_unpublished_not_no_price() -> None:
+    # (hardening) g5.xlarge fp32 printed "$/1M tokens: no price" next to its $1.006/h price
+    done = cli("compare", "--instances", "g5.xlarge", "--model", "llama-3.2-1b",
+               "--dtype", "fp32")
+    assert done.returncode == 0, done.stderr
+    assert "no price" not in done.stdout
+    assert "no speed: the accelerator's peak FLOPS for this dtype is not published" in done.stdout
