@@ -191,10 +191,16 @@ def bandwidth_only(answer: dict[str, Any]) -> None:
     bandwidth-bound tokens/s), what needs the peak is null, and the derivation says so."""
     for name in NEEDS_PEAK:
         answer[name] = None
+    band = answer.get("error_band")
+    if isinstance(band, dict):   # no band around a figure that is not given
+        answer["error_band"] = {name: None if name in NEEDS_PEAK else value
+                                for name, value in band.items()}
     answer["peak_missing_reason"] = "peak_flops_missing"
     answer["tpot_is_lower_bound"] = True
     steps = []
     for step in answer["derivation"]:
+        if step["key"] in {f"error_band_{name}" for name in NEEDS_PEAK}:
+            continue   # the band of a figure that is not given
         value = step.get("value")
         unknown = step["key"] in NEEDS_PEAK_STEPS or (
             isinstance(value, float) and not math.isfinite(value))
