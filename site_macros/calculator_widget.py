@@ -86,8 +86,6 @@ def render(name: str, env: Any) -> str:
         strings={name: strings.ui(lang, name) for name in
                  ("title", "mode", "input", "status", "action", "result", "math", "caveat",
                   "trust")},
-        choice_labels={"mode": strings.ui(lang, "mode"),
-                       "objective": strings.ui(lang, "objective")},
         result_labels=strings.result_labels(lang),
         input_label=lambda n: strings.field_labels(lang).get(n, n),
         reference=calculator_reference.reference(spec, lang),

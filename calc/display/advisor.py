@@ -235,7 +235,8 @@ def _api_note(result: dict[str, Any], lang: str) -> dict[str, Any] | None:
                                             reason=found.get("missing_reason") or "")
     else:
         text = labels["api_price"].format(
-            provider=found.get("provider", ""), offer=found.get("offer", ""),
+            provider=found.get("provider", ""),
+            offer=strings.choice_label("price_kind", str(found.get("offer", "")), lang),
             input=numbers.usd(found["usd_per_million_input_tokens"], lang, 2),
             output=numbers.usd(found["usd_per_million_output_tokens"], lang, 2),
             region=found.get("region", ""), as_of=found.get("as_of", ""))

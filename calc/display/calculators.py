@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import data, inputs
+from . import strings
+from .numbers import DEFAULT_LANG
 
 CUSTOM_MODEL = "custom"
 CONFIG_FIELD = "hf_config"  # a pasted or dropped config.json (issue 10), when the engine has it
@@ -53,25 +55,27 @@ class Field:
         return {"instance": "instance", "choice": "choice", "int": "int",
                 "number": "number"}.get(param.type, "text")
 
-    def choices(self, modes: tuple[str, ...]) -> list[dict[str, str]]:
-        """[{value, label, group?}] of a select (labels are ids or data names)."""
+    def choices(self, modes: tuple[str, ...], lang: str = DEFAULT_LANG) -> list[dict[str, str]]:
+        """[{value, label, group?}] of a select: the value is the id (engine, share links), the
+        label is in `lang` (calc.display.strings.choice_label: the translation tables; names,
+        regions, dtypes and numbers as they are)."""
         if self.name == "mode":
-            return [{"value": m, "label": m} for m in modes]
-        if self.name == "model":
+            ids: list[str] = list(modes)
+        elif self.name == "model":
             return [{"value": str(m["id"]), "label": str(m.get("name", m["id"]))}
                     for m in data.records("models")]
-        if self.name == "instance":
+        elif self.name == "instance":
             return [{"value": str(i["id"]), "label": str(i["id"]),
                      "group": str(i.get("kind", "neuron"))} for i in data.records("instances")]
-        if self.name == "region":
-            return [{"value": r, "label": r}
-                    for r in sorted({str(p["region"]) for p in data.records("prices")})]
-        param = inputs.PARAMS[self.name]
-        if param.type == "int":
-            return [{"value": str(n), "label": str(n)}
-                    for n in range(int(param.minimum), int(param.upper()) + 1)]
-        options = param.choices() if param.choices else ()
-        return [{"value": str(o), "label": str(o)} for o in options]
+        elif self.name == "region":
+            ids = sorted({str(p["region"]) for p in data.records("prices")})
+        else:
+            param = inputs.PARAMS[self.name]
+            if param.type == "int":
+                ids = [str(n) for n in range(int(param.minimum), int(param.upper()) + 1)]
+            else:
+                ids = [str(o) for o in (param.choices() if param.choices else ())]
+        return [{"value": i, "label": strings.choice_label(self.name, i, lang)} for i in ids]
 
 
 @dataclass(frozen=True, slots=True)

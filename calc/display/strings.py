@@ -25,7 +25,10 @@ def ui(lang: str, name: str) -> dict[str, str]:
 
 @cache
 def field_labels(lang: str) -> dict[str, str]:
-    return {**table(lang, "errors", "input"), **table(lang, "calculators", "input")}
+    """Field labels; "mode" (not a request param) is the Mode select's label."""
+    mode = table(lang, "calculators", "mode").get("label")
+    return {**table(lang, "errors", "input"), **table(lang, "calculators", "input"),
+            **({"mode": mode} if mode else {})}
 
 
 @cache
@@ -40,3 +43,33 @@ def value_text(value: str, lang: str) -> str:
         if found:
             return found
     return value
+
+
+# The label table(s) of each select's options, (file, table) in lookup order; a select not named
+# here offers names or numbers that read the same in every language (NAMED_CHOICES).
+CHOICE_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "mode": (("calculators", "mode"),),
+    "objective": (("calculators", "objective"),),
+    "price_kind": (("site", "price_kind"),),
+    "family": (("calculators", "family"),),
+    "recompute": (("calculators", "recompute"),),
+    "recipe": (("calculators", "recipe"),),
+    "attention": (("calculators", "attention"),),
+}
+# options that are names (models and instances by their data names, AWS regions, dtypes as the
+# docs and the dtype note write them: bf16, fp8) or numbers (ZeRO stage 0-3): shown as they are
+NAMED_CHOICES = frozenset({"model", "instance", "region", "dtype", "zero"})
+
+
+@cache
+def choice_labels(field: str, lang: str) -> dict[str, str]:
+    """{option id: label in `lang`} of a select (empty for a select of names or numbers)."""
+    found: dict[str, str] = {}
+    for file, name in reversed(CHOICE_TABLES.get(field, ())):
+        found.update(table(lang, file, name))
+    return found
+
+
+def choice_label(field: str, value: str, lang: str) -> str:
+    """The label of one option of a select in `lang`; the id itself where it is a name."""
+    return choice_labels(field, lang).get(str(value), str(value))

@@ -116,7 +116,12 @@ def verdict(responses: dict[str, Any], blocked: set[str], fields: tuple[str, ...
                 str(item.get("reason_key")), str(item.get("change", "")))
             change = str(item.get("change", ""))
             value = item.get("value", params.get(change))
-            shown = _param_text(value, lang) if value is not None else ""
+            if value is None:
+                shown = ""
+            elif isinstance(value, str):  # an option id: its label (names stay as they are)
+                shown = strings.choice_label(change, value, lang)
+            else:
+                shown = _param_text(value, lang)
             suggestions.append({
                 "change": change,
                 "text": text(lang, "suggestion", label=label,
@@ -141,15 +146,13 @@ def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[
             out.append({"key": "tp_reason", "text": text(lang, "tp_picked", reason=tp_text)})
         other = result.get("tp_other_objective")
         if isinstance(other, dict) and other.get("tp") is not None:
-            objective = strings.ui(lang, "objective").get(str(other.get("objective")),
-                                                          str(other.get("objective")))
+            objective = strings.choice_label("objective", str(other.get("objective")), lang)
             out.append({"key": "tp_other_objective",
                         "text": text(lang, "tp_other", objective=objective,
                                      tp=_param_text(other["tp"], lang))})
         fallback = result.get("price_fallback_reason")
         if fallback:
-            kind = strings.table(lang, "site", "price_kind").get(
-                str(result.get("price_kind_used")), str(result.get("price_kind_used")))
+            kind = strings.choice_label("price_kind", str(result.get("price_kind_used")), lang)
             out.append({"key": "price_fallback",
                         "text": text(lang, "price_fallback", kind=kind,
                                      region=str(result.get("price_region_used") or ""),
