@@ -79,7 +79,7 @@ def workload(req: inputs.Request) -> Workload:
     input_len = req.get_int("input_len")
     output_len = req.get_int("output_len")
     if req.given("request_rate") and req.given("tokens_per_day"):
-        raise CalcError("tokens_per_day", "rate_conflict", {"value": "tokens_per_day"})
+        raise CalcError("tokens_per_day", "rate_conflict")
     rate = req.get_opt_float("request_rate")
     per_day = req.get_opt_float("tokens_per_day")
     if per_day is not None:

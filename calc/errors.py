@@ -61,7 +61,7 @@ _ENGLISH: dict[str, str] = {
     "number_ambiguous": "{field}: {value} can be read two ways; write it without group "
     "separators (for example 1500 or 1.5)",
     # advisor (issue 11)
-    "rate_conflict": "give a request rate or tokens per day, not both ({value})",
+    "rate_conflict": "give a request rate or tokens per day, not both",
     "goal_required": "give a deadline (deadline_h) or a budget (budget_usd)",
     # hardening (issue 17)
     "result_not_finite": "the inputs give a result too large to compute ({value}); use smaller "
