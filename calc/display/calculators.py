@@ -188,7 +188,9 @@ PERFORMANCE = Calculator(
         Field("mode", "inference"),
         Field("model", "llama-3.1-8b"),
         *_ARCH,
-        Field("instance", "inf2.48xlarge"),
+        # one instance for both modes: Trainium serves and trains (no training framework runs
+        # on Inferentia, so an Inferentia default would open Training mode on an error)
+        Field("instance", "trn1.32xlarge"),
         Field("dtype", modes=("inference",)),
         Field("batch", 1, modes=("inference",)),
         Field("input_len", 128, modes=("inference",)),
