@@ -7,9 +7,16 @@ it takes this table, made by the presenter, and JavaScript only moves the string
 A number is written in its plain form (no group separators: "1500", "0,35" in Spanish), which
 every language's parser reads as the same value; choices and text go through unchanged, and a
 field that did not parse is carried as typed (the other page then shows the same error).
+
+Link facts: what a share link says besides the form's inputs, which calc-widget.js and
+calc-pin.js send to present() as the request's `link`: {"twice": {field: [every value the link
+gives it]}, "pin": [every `pin=` value]} (the pin only when calc-pin.js could not restore it).
 """
 
+import re
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from .cldr import LOCALES
 from .numbers import LANGS
@@ -26,7 +33,15 @@ def plain_number(value: int | float, lang: str) -> str:
     if value.is_integer() and abs(value) < MAX_PLAIN_INTEGER:
         return str(int(value))
     text = repr(value).replace("e+", "e")
-    return text.replace(".", str(LOCALES[lang]["decimal"]))
+    decimal = str(LOCALES[lang]["decimal"])
+    if decimal == "," and _THOUSANDS_FORM.match(text):
+        # "12.345" would be "12,345" in Spanish: the English thousands form too, which the
+        # parser refuses as ambiguous; a fourth decimal ("12,3450") reads one way only
+        text = _THOUSANDS_FORM.sub(r"\g<0>0", text)
+    return text.replace(".", decimal)
+
+
+_THOUSANDS_FORM = re.compile(r"^-?[1-9]\d{0,2}\.\d{3}(?=e|$)")
 
 
 def values_by_lang(values: dict[str, str], typed: dict[str, Any],
@@ -44,3 +59,47 @@ def values_by_lang(values: dict[str, str], typed: dict[str, Any],
                 shown[name] = text
         out[lang] = shown
     return out
+
+
+MAX_FACT_VALUES = 5
+MAX_FACT_TEXT = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class LinkFacts:
+    twice: dict[str, list[str]] = field(default_factory=dict)  # field -> the values given
+    pin: list[str] | None = None  # the `pin=` values calc-pin.js could not restore
+
+
+def _texts(value: Any, limit: int) -> list[str] | None:
+    if not isinstance(value, list) or not value:
+        return None
+    return [str(v)[:limit] for v in value[:MAX_FACT_VALUES]]
+
+
+def link_facts(raw: Any) -> LinkFacts:
+    """A request's `link` as LinkFacts (what is not in its shape is left out: the page's own
+    scripts write it)."""
+    if not isinstance(raw, dict):
+        return LinkFacts()
+    twice: dict[str, list[str]] = {}
+    given = raw.get("twice")
+    if isinstance(given, dict):
+        for name, values in list(given.items())[:20]:
+            texts = _texts(values, 40)
+            if texts:
+                twice[str(name)] = texts
+    return LinkFacts(twice=twice, pin=_texts(raw.get("pin"), MAX_FACT_TEXT))
+
+
+def query_values(query: str) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """A query string (a `pin=` value) as the page reads it: ({name: first value}, {name: every
+    value} for the names it gives more than once)."""
+    first: dict[str, str] = {}
+    repeated: dict[str, list[str]] = {}
+    for name, text in parse_qsl(query, keep_blank_values=True):
+        if name in first:
+            repeated.setdefault(name, [first[name]]).append(text)
+        else:
+            first[name] = text
+    return first, repeated

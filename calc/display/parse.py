@@ -8,7 +8,9 @@ Accepts the locale's own writing and refuses what could be read two ways; it nev
   refused (billón is 10^12 in Spanish, 10^9 in English).
 Ambiguous or malformed text raises CalcError(field, "number_ambiguous" | "number_malformed").
 en "10,000" is 10000, never 10; en "10,5" and es "1.5" are ambiguous (a decimal sign of the
-other convention), never silently reinterpreted.
+other convention), never silently reinterpreted. So is es "10,000" (a decimal comma followed by
+exactly three digits after 1-3 digits, with no group sign: the English thousands form too), while
+es "1,5", "1,25", "0,125", "1,2345" and "1.000,500" read one way only.
 """
 
 import re
@@ -28,6 +30,8 @@ AMBIGUOUS_SCALES: dict[str, frozenset[str]] = {"es": frozenset({"b", "t"})}
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009]+")
 _SUFFIX = re.compile(r"^(?P<body>.*?)(?P<suffix>[A-Za-z万億兆])$")
 _EXPONENT = re.compile(r"^(?P<body>.*?)[eE](?P<exp>[+-]?\d{1,3})$")
+# a decimal comma that could be an English group sign: "10,000" (never "0,125", "1.000,500")
+_COMMA_THOUSANDS = re.compile(r"[1-9]\d{0,2},\d{3}")
 
 
 def _mantissa(body: str, decimal: str, group: str, min_grouping: int, field: str,
@@ -36,6 +40,9 @@ def _mantissa(body: str, decimal: str, group: str, min_grouping: int, field: str
     params = {"value": raw[:40]}
     if not body or body.count(decimal) > 1:
         raise CalcError(field, "number_malformed", params)
+    if decimal == "," and _COMMA_THOUSANDS.fullmatch(body):
+        # "10,000" in es: ten in Spanish, ten thousand written the English way
+        raise CalcError(field, "number_ambiguous", params)
     whole, _, fraction = body.partition(decimal)
     if group in fraction:
         raise CalcError(field, "number_malformed", params)

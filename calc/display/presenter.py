@@ -226,19 +226,44 @@ def instance_kinds() -> dict[str, str]:
     return {str(i["id"]): str(i.get("kind", "neuron")) for i in data.records("instances")}
 
 
-def _link_errors(spec: calculators.Calculator, values: dict[str, str],
-                 unknown: list[str], lang: str) -> tuple[list[CalcError], list[dict[str, str]]]:
+def _link_errors(spec: calculators.Calculator, values: dict[str, str], names: list[str],
+                 facts: lang_state.LinkFacts, lang: str
+                 ) -> tuple[list[CalcError], list[dict[str, str]]]:
     """A mode id the calculator does not have is an error (never another mode's numbers);
-    inputs the calculator does not know (from a share link) are named in a note."""
+    so is an input the link gives more than once (given_twice, every value named: none of them
+    is computed); inputs the calculator does not know (from a share link) are named in a note,
+    and so is a pinned result the link carries that cannot be restored (with the reason): the
+    request's `link` (calc.display.lang_state.link_facts)."""
     errors = []
     mode_text = values.get("mode")
     if mode_text and mode_text not in spec.mode_ids():
         errors.append(CalcError("mode", "unknown_choice",
                                 {"value": mode_text[:40], "allowed": list(spec.mode_ids())}))
+    for name, given in facts.twice.items():
+        if name in values:
+            errors.append(CalcError(name, "given_twice", {"value": given}))
     notes = []
-    if unknown:
-        names = ", ".join(str(n)[:40] for n in unknown[:10])
-        notes.append({"key": "ignored", "text": trust.text(lang, "ignored_inputs", names=names)})
+    if names:
+        shown = ", ".join(str(n)[:40] for n in names[:10])
+        notes.append({"key": "ignored", "text": trust.text(lang, "ignored_inputs", names=shown)})
+    if facts.pin is not None:
+        # calc-pin.js could not restore it: say why, in the terms of this page
+        reason = ""
+        if len(facts.pin) > 1:
+            reason = trust.text(lang, "pin_given_twice")
+        elif facts.pin[0].strip():
+            pinned, repeated = lang_state.query_values(facts.pin[0])
+            outside = [key for key in pinned if key not in values]
+            if outside:
+                reason = trust.text(lang, "pin_unknown",
+                                    names=", ".join(k[:40] for k in outside[:10]))
+            else:
+                again = present({"calculator": spec.name, "values": pinned,
+                                 "link": {"twice": repeated}}, lang)
+                reason = "; ".join(str(e["message"]) for e in again["errors"][:3])
+        notes.append({"key": "pin_invalid",
+                      "text": trust.text(lang, "pin_invalid", reason=reason) if reason
+                      else trust.text(lang, "pin_invalid_plain")})
     return errors, notes
 
 
@@ -280,7 +305,8 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
     given = request.get("values") or {}
     values.update({k: str(v) for k, v in given.items() if k in values and v is not None})
     unknown = [str(k) for k in (request.get("unknown") or []) if str(k) not in values]
-    link_errors, link_notes = _link_errors(spec, values, unknown, lang)
+    link_errors, link_notes = _link_errors(spec, values, unknown,
+                                           lang_state.link_facts(request.get("link")), lang)
     mode = spec.mode(values.get("mode"))
     typed, parse_errors = _typed(spec, values, lang)
     responses: dict[str, Any] = {}

@@ -4,6 +4,9 @@
 //
 // The share link carries the pinned inputs in one query parameter, `pin`, itself a query string
 // of the inputs as typed in the page language (`pin=model%3Dllama-3.1-8b%26batch%3D8...`).
+// A `pin` that cannot be restored (not a setup of this calculator, an input refused or given
+// twice, more than one `pin`) pins nothing, never the defaults: it stays in the address and the
+// widget has present() say why (calc-widget.js setLinkPin, a `pin_invalid` note).
 (function () {
   "use strict";
 
@@ -29,9 +32,11 @@
     this.widget = root.nfgWidget;
     this.strings = this.widget.config.action;
     this.pinned = null; // a calc.display.present result
+    this.refused = null; // the link's `pin` values that could not be restored
+    this.restoring = false;
     this.mount();
-    var fromUrl = new URLSearchParams(window.location.search).get("pin");
-    if (fromUrl) this.restore(fromUrl);
+    var query = new URLSearchParams(window.location.search);
+    if (query.has("pin")) this.restore(query.getAll("pin"));
   }
 
   Pin.prototype.mount = function () {
@@ -56,19 +61,49 @@
         attributeFilter: ["hidden", "data-value"] });
   };
 
-  Pin.prototype.restore = function (encoded) {
+  Pin.prototype.restore = function (given) {
     var self = this;
-    var values = {};
-    new URLSearchParams(encoded).forEach(function (value, name) { values[name] = value; });
+    if (given.length !== 1 || !given[0].trim()) {
+      this.refuse(given);
+      return;
+    }
+    var values = Object.create(null);
+    var names = [];
+    var twice = {};
+    new URLSearchParams(given[0]).forEach(function (value, name) {
+      if (name in values) {
+        (twice[name] = twice[name] || [values[name]]).push(value);
+      } else {
+        values[name] = value;
+        names.push(name);
+      }
+    });
+    // every name goes to Python as possibly unknown (it names those that are no input); an
+    // input given twice as a link fact: either makes the pin one that cannot be restored
+    var request = { calculator: this.widget.config.name, values: values, unknown: names.slice() };
+    var facts = this.widget.linkFacts({ twice: twice });
+    if (facts) request.link = facts;
+    this.restoring = true;
     this.widget.start();
-    this.widget.client.present({ calculator: this.widget.config.name, values: values },
-      this.widget.config.lang).then(function (display) {
-      if (display && display.ok) self.pin(display);
-    }, function () { /* the worker failed: no pinned column */ });
+    this.widget.client.present(request, this.widget.config.lang).then(function (display) {
+      self.restoring = false;
+      if (self.pinned) return; // the reader pinned a result meanwhile
+      var linkNote = ((display && display.notes) || []).some(function (note) {
+        return note.key === "ignored" || note.key === "pin_invalid";
+      });
+      if (display && display.ok && !(display.errors || []).length && !linkNote) self.pin(display);
+      else self.refuse(given);
+    }, function () { self.restoring = false; /* the worker failed: the page says so */ });
+  };
+
+  Pin.prototype.refuse = function (given) {
+    this.refused = given;
+    this.widget.setLinkPin(given);
   };
 
   Pin.prototype.pin = function (display) {
     this.pinned = display;
+    this.dropRefused();
     this.button.textContent = this.strings.unpin;
     this.button.setAttribute("aria-pressed", "true");
     this.writeUrl();
@@ -77,10 +112,18 @@
 
   Pin.prototype.unpin = function () {
     this.pinned = null;
+    this.dropRefused();
     this.button.textContent = this.strings.pin;
     this.button.setAttribute("aria-pressed", "false");
     this.writeUrl();
     this.render();
+  };
+
+  // the reader pinned or unpinned: the link's refused pin is gone from the address
+  Pin.prototype.dropRefused = function () {
+    if (!this.refused) return;
+    this.refused = null;
+    this.widget.setLinkPin(null);
   };
 
   Pin.prototype.writeUrl = function () {
@@ -92,9 +135,11 @@
       + window.location.hash);
   };
 
-  // the pinned inputs as the page in `lang` reads them (calc.display.present's values_by_lang)
+  // the pinned inputs as the page in `lang` reads them (calc.display.present's values_by_lang);
+  // undefined: leave the link's `pin` as it is (being restored, or refused: the other page
+  // refuses it too and says so)
   Pin.prototype.queryFor = function (lang) {
-    if (!this.pinned) return null;
+    if (!this.pinned) return this.restoring || this.refused ? undefined : null;
     var values = (this.pinned.values_by_lang || {})[lang] || this.pinned.values;
     return encodeValues(values);
   };

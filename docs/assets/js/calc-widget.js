@@ -24,6 +24,11 @@ import { drawChart } from "./calc-chart.js";
 
 const START_EVENTS = ["pointerdown", "focusin", "keydown", "touchstart"];
 const URL_DELAY_MS = 100; // the address bar follows the inputs this long after the result
+// Query parameters another script of the page reads (calc-pin.js: `pin`): not calculator
+// inputs, and not named as ignored (calc-pin.js says itself when one cannot be used).
+const LINK_PARAMS = new Set(["pin"]);
+// What a link says besides the inputs (an input given twice, a pin that could not be restored)
+// reaches present() as the request's `link` (calc.display.lang_state.link_facts).
 
 // Only what changed is written: an unchanged text, attribute or list is left as it is (no style
 // recalculation or layout for it, and the worker's next answer does not wait behind that work).
@@ -111,16 +116,38 @@ class CalculatorWidget {
 
   restoreFromUrl() {
     const query = new URLSearchParams(window.location.search);
+    // inputs the link gives more than once: refused by Python (given_twice) until the reader
+    // edits them; the form shows the first value, the address keeps them all
+    this.linkTwice = {};
+    this.linkPin = null; // the link's `pin` values calc-pin.js could not restore
     for (const [name, el] of this.controls) {
       if (!query.has(name)) continue;
-      const value = query.get(name);
+      const given = query.getAll(name);
+      if (given.length > 1) this.linkTwice[name] = given;
+      const value = given[0];
       // an id this page does not offer stays as given, so Python names it in an error
       if (el.tagName === "SELECT") this.keepOption(el, value);
       el.value = value;
     }
     const known = new Set([...this.controls.keys()]);
-    this.unknownFromLink = [...new Set([...query.keys()].filter((name) => !known.has(name)))];
+    this.unknownFromLink = [...new Set([...query.keys()]
+      .filter((name) => !known.has(name) && !LINK_PARAMS.has(name)))];
     this.urlRestored = [...query.keys()].length > 0;
+  }
+
+  // The request's `link` ({twice, pin}: what is set of them), or null when there is nothing to say.
+  linkFacts(facts) {
+    const said = Object.fromEntries(Object.entries(facts).filter(([, v]) => v
+      && (Array.isArray(v) || Object.keys(v).length)));
+    return Object.keys(said).length ? said : null;
+  }
+
+  // calc-pin.js: the link's `pin` values it could not restore (null: none, or pinned since);
+  // present() announces them in a note
+  setLinkPin(values) {
+    if (!values && !this.linkPin) return;
+    this.linkPin = values;
+    if (this.client.status.state === "ready") this.compute();
   }
 
   keepOption(select, value) {
@@ -148,6 +175,7 @@ class CalculatorWidget {
     const query = new URLSearchParams(window.location.search);
     const raw = values || this.rawValues();
     for (const name of this.controls.keys()) {
+      if (this.linkTwice[name]) continue; // still refused: a copied link says the same
       if (raw[name] === "" || this.controls.get(name).tagName === "TEXTAREA") query.delete(name);
       else query.set(name, raw[name]);
     }
@@ -251,6 +279,7 @@ class CalculatorWidget {
   }
 
   inputsArePrerendered() {
+    if (Object.keys(this.linkTwice).length) return false; // refused, whatever the form shows
     const raw = this.rawValues();
     const defaults = this.lastGood === this.config.prerendered ? this.config.defaults : null;
     if (!defaults) return false;
@@ -261,6 +290,7 @@ class CalculatorWidget {
     const name = event && event.target ? event.target.name : null;
     this.urlDirty = true;
     this.linkUnknown = null;
+    if (name) delete this.linkTwice[name]; // the reader typed the value meant
     this.updateVisibility();
     this.start();
     // A new model, custom shape, instance or mode: the old numbers describe another setup.
@@ -283,6 +313,8 @@ class CalculatorWidget {
     const sequence = ++this.sequence;
     const request = { calculator: this.config.name, values: this.rawValues() };
     if (this.unknownFromLink && this.unknownFromLink.length) request.unknown = this.unknownFromLink;
+    const facts = this.linkFacts({ twice: this.linkTwice, pin: this.linkPin });
+    if (facts) request.link = facts;
     let display;
     try {
       display = await this.client.present(request, this.config.lang);
@@ -586,6 +618,7 @@ class CalculatorWidget {
       if (!el) continue;
       if (el.tagName === "SELECT") this.keepOption(el, value);
       el.value = value;
+      delete this.linkTwice[name];
     }
     this.onInput({ target: this.controls.get("instance") || null });
   }
@@ -614,6 +647,7 @@ class CalculatorWidget {
         fallback();
       }
     } else if (action === "reset") {
+      this.linkTwice = {};
       for (const [name, el] of this.controls) {
         el.value = this.config.defaults[name] ?? "";
       }

@@ -30,7 +30,9 @@
       var names = Object.keys(values);
       var any = names.some(function (name) { return query.has(name); });
       if (!any) continue;
+      var twice = roots[i].nfgWidget.linkTwice || {};
       for (var j = 0; j < names.length; j++) {
+        if (twice[names[j]]) continue; // given twice in the link: kept as given, refused there too
         if (values[names[j]] === "") query.delete(names[j]);
         else query.set(names[j], values[names[j]]);
       }
@@ -38,7 +40,8 @@
       if (pin && pin.queryFor) {
         var pinned = pin.queryFor(lang);
         if (pinned) query.set("pin", pinned);
-        else query.delete("pin");
+        else if (pinned === null) query.delete("pin");
+        // undefined: the link's pin is kept as it is (being restored, or refused and announced)
       }
     }
     return query.toString();
