@@ -133,10 +133,21 @@ def error_message(error: dict[str, Any], lang: str) -> str:
                 return trust.text(lang, "huge_number")
         return str(value)[:80]
 
+    def choices(values: list[Any]) -> str:
+        # the options of a select by their labels in the page language ("推論, 学習", not
+        # "inference, training"); what the reader typed ({value}) stays as typed
+        field = str(error.get("field"))
+        return ("、" if lang == "ja" else ", ").join(
+            strings.choice_label(field, v, lang) if isinstance(v, str) else show(v)
+            for v in values)
+
     params = {**(error.get("params") or {}), "field": label}
     out = str(template)
     for key, value in params.items():
-        text = ", ".join(show(v) for v in value) if isinstance(value, list) else show(value)
+        if isinstance(value, list):
+            text = choices(value) if key == "allowed" else ", ".join(show(v) for v in value)
+        else:
+            text = show(value)
         out = out.replace("{" + str(key) + "}", text)
     return out
 

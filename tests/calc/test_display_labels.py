@@ -121,3 +121,14 @@ def test_the_advisor_api_price_names_the_offer_by_its_label(lang, label):
     api = present({"calculator": "advisor"}, lang)["advisor"]["api"]
     assert api, "the default model has a per-token API price in the data"
     assert label in api["text"] and "on-demand" not in api["text"], api["text"]
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Mode: bogus is not one of Inference, Training"),
+    ("ja", "モード：bogus は選択肢（推論、学習）にありません。"),
+    ("es", "Modo: bogus no es una de las opciones (Inferencia, Entrenamiento)"),
+])
+def test_a_refused_choice_lists_the_options_by_their_labels(lang: str, expected: str) -> None:
+    # (QA pass) the options were listed by their ids: "inference, training"
+    shown = present({"calculator": "memory", "values": {"mode": "bogus"}}, lang)
+    assert shown["errors"][0]["message"] == expected
