@@ -220,6 +220,8 @@ def snippet(req: inputs.Request) -> dict[str, Any]:
         raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": list(instance.tp_degrees)})
     dtype = dtype_gate.dtype_for(req, instance)   # one the hardware has (absent: its default)
     kv_dtype = req.get_opt_text("kv_dtype")
+    if kv_dtype is not None:   # one the hardware has too
+        dtype_gate.kv_dtype_for(req, instance, dtype)
     if model is not None:   # a command for a setup that does not fit is not offered
         from .memory import fit
 

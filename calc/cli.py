@@ -479,9 +479,10 @@ def summary(kind: str, result: dict[str, Any]) -> str:
                     line += f"  no estimate: {row['perf_error']}"
                 elif not row.get("fits"):
                     line += "  does not fit"
-                elif row.get("peak_missing_reason"):   # a price, but no speed to divide it by
+                elif row.get("output_tokens_per_s") is None:   # fits, but no speed
+                    why = row.get("speed_missing_reason")
                     line += (f"  TP {row['tp_degree']}  no speed: "
-                             f"{PEAK_TEXT.get(str(row['peak_missing_reason']), 'peak unknown')}")
+                             f"{PEAK_TEXT.get(str(why), str(why or 'not estimated'))}")
                 else:
                     per_million = row["usd_per_million_output_tokens"]
                     line += (f"  TP {row['tp_degree']}  "

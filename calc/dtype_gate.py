@@ -4,7 +4,7 @@ calculator (issue 9; calc.fit_gate_api has the others). A dtype the accelerator 
 hardware. Apart from calc.fit_gate_api so that the memory calculator, which needs only this gate,
 does not load the speed model."""
 
-from . import dtype_support, inputs, model_shape
+from . import dtype_support, dtypes, inputs, model_shape
 from .errors import CalcError
 from .specs import InstanceSpec
 
@@ -36,11 +36,16 @@ def training_dtype(dtype: str | None) -> None:
 
 def training_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     """dtype_for for a training run: a given dtype must be one training runs in; an absent one
-    follows the checkpoint only when training runs in it (an MXFP4 or FP8-block checkpoint
-    trains in the hardware's default)."""
+    follows the checkpoint's compute precision when training runs in it and the hardware has
+    it (an FP8-block checkpoint trains in fp8 on an FP8 chip), else the hardware's default."""
     training_dtype(req.get_opt_text("dtype"))
     dtype = dtype_for(req, instance)
-    return dtype if dtype in TRAINING_DTYPES else dtype_support.default_dtype(instance)
+    if dtype in TRAINING_DTYPES:
+        return dtype
+    computed = dtypes.compute_dtype(dtype)   # fp8_block128 -> fp8; mxfp4 / int4_g* -> bf16
+    if computed in TRAINING_DTYPES and dtype_support.weight_dtype_supported(instance, computed):
+        return computed
+    return dtype_support.default_dtype(instance)
 
 
 def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:

@@ -191,10 +191,11 @@ def bandwidth_only(answer: dict[str, Any]) -> None:
     bandwidth-bound tokens/s), what needs the peak is null, and the derivation says so."""
     for name in NEEDS_PEAK:
         answer[name] = None
-    band = answer.get("error_band")
-    if isinstance(band, dict):   # no band around a figure that is not given
-        answer["error_band"] = {name: None if name in NEEDS_PEAK else value
-                                for name, value in band.items()}
+    for key in ("error_band", "error_band_family", "error_band_reasons"):
+        band = answer.get(key)
+        if isinstance(band, dict):   # no band (nor its family) around a figure not given
+            answer[key] = {name: None if name in NEEDS_PEAK else value
+                           for name, value in band.items()}
     answer["peak_missing_reason"] = "peak_flops_missing"
     answer["tpot_is_lower_bound"] = True
     steps = []
@@ -296,6 +297,9 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
         row.update(perf_error=error.key, perf_error_params=error.params)
         return row
     row.update({name: answer.get(name) for name in COMPARE_ROW_FIELDS})
+    # the speed's own reason (the row's peak_missing_reason is the price quote's, about
+    # $/BF16-PFLOP-hour): why tokens/s and $/1M tokens are null where the setup fits
+    row["speed_missing_reason"] = answer.get("peak_missing_reason")
     return row
 
 

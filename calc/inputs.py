@@ -92,7 +92,7 @@ def _number(params: Params, name: str, bounds: tuple[float, float] | None = None
             except ValueError:
                 raise CalcError(name, "must_be_number", {"value": value[:40]}) from None
         if not math.isfinite(parsed):   # name what was typed, not inf
-            if bounds is not None and decimal.Decimal(text).is_finite():   # "1e400"
+            if bounds is not None and _finite_text(text):   # "1e400"
                 raise CalcError(name, "out_of_range",
                                 {"min": bounds[0], "max": bounds[1], "value": _shown(text)})
             raise CalcError(name, "must_be_finite", {"value": value[:40]})
@@ -122,21 +122,38 @@ def _whole(params: Params, name: str, minimum: int, maximum: int) -> int:
         return int(text)
     except ValueError:
         pass
+    try:   # the syntax Python reads as a number ("1_e_3" and "5_._0" are not)
+        approx = float(text)
+    except ValueError:
+        raise CalcError(name, "must_be_number", {"value": value[:40]}) from None
     try:
         exact = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        raise CalcError(name, "must_be_number", {"value": value[:40]}) from None
+    except decimal.InvalidOperation:   # an exponent beyond decimal's range ("1e99…9")
+        if approx == 0:                # ... or a fraction that small, which is not whole
+            raise CalcError(name, "must_be_positive_int",
+                            {"min": minimum, "value": _shown(text)}) from None
+        raise CalcError(name, "out_of_range", {"min": minimum, "max": maximum,
+                                               "value": _shown(text)}) from None
     if not exact.is_finite():
         raise CalcError(name, "must_be_finite", {"value": value[:40]})
     if exact != exact.to_integral_value():
         raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value[:40]})
-    if exact.adjusted() > _WHOLE_DIGITS_MAX:   # beyond every limit: say so without the digits
+    if not exact.is_zero() and exact.adjusted() > _WHOLE_DIGITS_MAX:   # beyond every limit
         raise CalcError(name, "out_of_range", {"min": minimum, "max": maximum,
                                                "value": _shown(text)})
     return int(exact)
 
 
 _WHOLE_DIGITS_MAX = 30
+
+
+def _finite_text(text: str) -> bool:
+    """A number float() read as infinite is a finite one beyond its range ("1e400"), unless the
+    text is an infinity or a NaN itself."""
+    try:
+        return decimal.Decimal(text).is_finite()
+    except decimal.InvalidOperation:   # an exponent beyond even decimal's range: finite
+        return True
 
 
 def _shown(text: str) -> str:

@@ -247,7 +247,9 @@ def _link_errors(spec: calculators.Calculator, values: dict[str, str], names: li
     request's `link` (calc.display.lang_state.link_facts)."""
     errors = []
     mode_text = values.get("mode")
-    if mode_text and mode_text not in spec.mode_ids():
+    if mode_text is not None and not mode_text.strip():   # never the first mode unannounced
+        errors.append(CalcError("mode", "value_required"))
+    elif mode_text and mode_text not in spec.mode_ids():
         errors.append(CalcError("mode", "unknown_choice",
                                 {"value": mode_text[:40], "allowed": list(spec.mode_ids())}))
     for name, given in facts.twice.items():

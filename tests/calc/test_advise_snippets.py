@@ -142,3 +142,6 @@ def test_a_snippet_is_refused_for_a_setup_that_would_not_start() -> None:
     # absent a dtype, the instance's own (T4: fp16), not a fixed bf16
     made = run("snippet", model="llama-3.2-1b", instance="g4dn.xlarge", tp=1, **base)
     assert "--dtype float16" in str(made["text"])
+    # a KV dtype is checked against the hardware with or without a model
+    failure = error("snippet", instance="g4dn.xlarge", tp=1, kv_dtype="bf16", **base)
+    assert (failure["field"], failure["key"]) == ("kv_dtype", "dtype_not_supported")

@@ -154,6 +154,10 @@ def test_an_emptied_field_the_page_fills_is_required_never_the_engines_default()
     shown = present({"calculator": "price", "values": {"hours": ""}}, "en")
     assert not shown["ok"]
     assert [(e["field"], e["key"]) for e in shown["errors"]] == [("hours", "value_required")]
+    # an emptied mode (read by no request) is refused too, never the first mode unannounced
+    shown = present({"calculator": "price", "values": {"mode": ""}}, "en")
+    assert not shown["ok"]
+    assert [(e["field"], e["key"]) for e in shown["errors"]] == [("mode", "value_required")]
     for spec in calculators.CALCULATORS.values():
         defaults = spec.defaults()
         for mode in spec.modes:

@@ -147,3 +147,23 @@ def test_a_limit_message_names_the_real_limit_and_a_choice_is_read_like_text() -
             field, "out_of_range", limit)
     # " bf16" was refused as "bf16 is not one of [..., 'bf16', ...]"; ids are read stripped
     assert inputs.choice({"dtype": " bf16 "}, "dtype", ("bf16", "fp16")) == "bf16"
+
+
+
+def test_an_integer_text_is_read_with_pythons_number_syntax_at_any_exponent() -> None:
+    # (review) a decimal exponent beyond decimal's range raised InvalidOperation (a traceback
+    # in the CLI); Decimal alone also took stray underscores and read "0e31" as out of range
+    for text, key in (("1e999999999999999999999", "out_of_range"),
+                      ("1e-999999999999999999999", "must_be_positive_int"),
+                      ("_5_", "must_be_number"), ("1__0", "must_be_number"),
+                      ("5_._0", "must_be_number"), ("1_e_3", "must_be_number"),
+                      ("Infinity", "must_be_finite")):
+        with pytest.raises(CalcError) as caught:
+            inputs.integer({"experts": text}, "experts", minimum=0)
+        assert caught.value.key == key, text
+    assert inputs.integer({"experts": "0e31"}, "experts", minimum=0) == 0
+    with pytest.raises(CalcError) as caught:
+        inputs.number({"hours": "1e999999999999999999999"}, "hours", maximum=10)
+    assert caught.value.key == "out_of_range"
+    assert error("price", instance="trn1.32xlarge",
+                 hours="1e999999999999999999999")["key"] == "out_of_range"

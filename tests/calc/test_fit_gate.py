@@ -276,5 +276,7 @@ def test_no_band_around_a_figure_the_unpublished_peak_leaves_out() -> None:
     assert result["peak_missing_reason"] == "peak_flops_missing"
     for name in ("ttft_s", "output_tokens_per_s"):
         assert result[name] is None and result["error_band"][name] is None, name
+        assert result["error_band_family"][name] is None, name
+        assert result["error_band_reasons"][name] is None, name
         assert all(step["key"] != f"error_band_{name}" for step in result["derivation"])
     assert result["tpot_s"] is not None and result["error_band"]["tpot_s"] is not None

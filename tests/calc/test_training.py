@@ -228,11 +228,14 @@ def test_training_refuses_an_inference_only_dtype_and_trains_a_format_checkpoint
         assert (failure["field"], failure["key"]) == ("dtype", "unknown_choice"), dtype
         assert error("advise_train", model="llama-3.1-8b", tokens=10**9, seq_len=4096,
                      deadline_h=100, dtype=dtype)["key"] == "unknown_choice"
-    # DeepSeek-V3 ships FP8 weights in 128x128 blocks: absent a dtype, training runs in the
-    # hardware's default, not in the checkpoint's storage format
+    # DeepSeek-V3 ships FP8 weights in 128x128 blocks: absent a dtype, training runs in their
+    # compute precision (fp8) where the chip has it, never in the storage format
     assert data.model("deepseek-v3").default_dtype == "fp8_block128"
     result = run("train", model="deepseek-v3", instance="p5.48xlarge", tokens=10**9,
                  seq_len=4096, count=64)
+    assert result["dtype"] == "fp8"
+    result = run("train", model="deepseek-v3", instance="p4d.24xlarge", tokens=10**9,
+                 seq_len=4096, count=64)   # A100: no fp8, so its default
     assert result["dtype"] == "bf16"
 
 
