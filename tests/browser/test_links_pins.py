@@ -140,3 +140,22 @@ def ux_page_plain_fixture(chromium: Any) -> Any:
     yield _open
     for context in contexts:
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_secondary_request_refused_keeps_its_last_good_outputs(browser_site: Any,
+                                                                 ux_page_plain: Any,
+                                                                 lang: str) -> None:
+    # (QA pass A, item 6) price, Training mode: instances 0 is refused by the run request only;
+    # its cost and time turned into "—" while the other outputs kept their last good values
+    page = ux_page_plain(page_url(browser_site.base_url, lang, "price", "?mode=training"))
+    ready(page)
+    computed_once(page)
+    before = shown_fields(page)
+    assert before.get("cost_usd") and before.get("time_s"), before
+    set_input(page, "count", "0")
+    assert wait_results(page, "error") == "error"
+    page.wait_for_function(
+        "() => document.querySelector('.nfg-calc [data-input=\"count\"] .nfg-calc__error')"
+        ".textContent.trim() !== ''", timeout=30_000)
+    assert shown_fields(page) == before

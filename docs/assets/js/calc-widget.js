@@ -380,6 +380,10 @@ class CalculatorWidget {
     for (const output of display.outputs) {
       const dd = dl.querySelector(`[data-field="${output.field}"]`);
       if (!dd) continue;
+      // a request refused by an input error: its outputs keep their last good text, struck
+      // through with the others (the error state), instead of turning into "—"
+      const response = (display.responses || {})[output.request];
+      if (response && response.ok === false) continue;
       setData(dd, "value", output.value);
       setText(dd, output.text);
       const basis = dl.querySelector(`[data-basis-for="${output.field}"]`);
