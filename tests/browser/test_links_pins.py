@@ -15,6 +15,7 @@ import pytest
 from browser_expect import default_raw, presented, query_values
 from test_calculators import page_url, set_input, shown_fields, wait_state
 from test_trust_page import wait_results
+from ux_helpers import ux_page_fixture  # noqa: F401 - the `ux_page` fixture (desktop)
 
 from calc.display import LANGS, present
 
@@ -48,9 +49,9 @@ def all_query(url: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pin_links(browser_site: Any, ux_page_plain: Any, lang: str) -> None:
+def test_pin_links(browser_site: Any, ux_page: Any, lang: str) -> None:
     # 1. a real pin link: restored, and "pin" is not called ignored
-    page = ux_page_plain(page_url(browser_site.base_url, lang, "memory"))
+    page = ux_page(page_url(browser_site.base_url, lang, "memory"))
     ready(page)
     page.click(".nfg-calc__pin-button")
     page.wait_for_function("() => new URLSearchParams(location.search).has('pin')")
@@ -58,7 +59,7 @@ def test_pin_links(browser_site: Any, ux_page_plain: Any, lang: str) -> None:
     page.wait_for_function("() => new URLSearchParams(location.search).get('batch') === '4'",
                            timeout=30_000)
     link = page.url
-    other = ux_page_plain(link)
+    other = ux_page(link)
     ready(other)
     other.wait_for_selector(".nfg-calc__pin:not([hidden]) tbody tr", timeout=30_000)
     computed_once(other)
@@ -70,7 +71,7 @@ def test_pin_links(browser_site: Any, ux_page_plain: Any, lang: str) -> None:
         query = {"batch": "4", "pin": pin}
         url = page_url(browser_site.base_url, lang, "memory",
                        "?batch=4&pin=" + pin.replace("=", "%3D"))
-        bad = ux_page_plain(url)
+        bad = ux_page(url)
         ready(bad)
         computed_once(bad)
         expected = present({"calculator": "memory", "values": {"batch": "4"},
@@ -96,10 +97,10 @@ def test_pin_links(browser_site: Any, ux_page_plain: Any, lang: str) -> None:
     ("memory", "batch", "2", "4", "3"),
     ("price", "hours", "730", "1", "100"),
 ])
-def test_an_input_given_twice_is_refused(browser_site: Any, ux_page_plain: Any, lang: str,
+def test_an_input_given_twice_is_refused(browser_site: Any, ux_page: Any, lang: str,
                                          name: str, field: str, first: str, second: str,
                                          fixed: str) -> None:
-    page = ux_page_plain(page_url(browser_site.base_url, lang, name,
+    page = ux_page(page_url(browser_site.base_url, lang, name,
                                   f"?{field}={first}&{field}={second}"))
     ready(page)
     computed_once(page)
@@ -123,32 +124,13 @@ def test_an_input_given_twice_is_refused(browser_site: Any, ux_page_plain: Any, 
     assert not page.errors, page.errors
 
 
-@pytest.fixture(name="ux_page_plain")
-def ux_page_plain_fixture(chromium: Any) -> Any:
-    contexts: list[Any] = []
-
-    def _open(url: str) -> Any:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-        page.goto(url, wait_until="domcontentloaded")
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_secondary_request_refused_keeps_its_last_good_outputs(browser_site: Any,
-                                                                 ux_page_plain: Any,
+                                                                 ux_page: Any,
                                                                  lang: str) -> None:
     # (QA pass A, item 6) price, Training mode: instances 0 is refused by the run request only;
     # its cost and time turned into "—" while the other outputs kept their last good values
-    page = ux_page_plain(page_url(browser_site.base_url, lang, "price", "?mode=training"))
+    page = ux_page(page_url(browser_site.base_url, lang, "price", "?mode=training"))
     ready(page)
     computed_once(page)
     before = shown_fields(page)
