@@ -30,6 +30,7 @@ from .numbers import number
 from .parse import parse_number
 
 NUMERIC_CONTROLS = ("int", "number")
+LIST_SEPARATOR = {"ja": "、", "es": "; "}
 EMPTY_MEANS_AUTO = ("dtype",)   # its select offers "" (auto: the instance's default dtype)
 
 
@@ -145,7 +146,9 @@ def error_message(error: dict[str, Any], lang: str) -> str:
     out = str(template)
     for key, value in params.items():
         if isinstance(value, list):
-            text = choices(value) if key == "allowed" else ", ".join(show(v) for v in value)
+            # values: "、" in Japanese, "; " in Spanish, whose decimal comma would run into ", "
+            text = choices(value) if key == "allowed" else LIST_SEPARATOR.get(lang, ", ").join(
+                show(v) for v in value)
         else:
             text = show(value)
         out = out.replace("{" + str(key) + "}", text)
@@ -252,8 +255,9 @@ def _link_errors(spec: calculators.Calculator, values: dict[str, str], names: li
     elif mode_text and mode_text not in spec.mode_ids():
         errors.append(CalcError("mode", "unknown_choice",
                                 {"value": mode_text[:40], "allowed": list(spec.mode_ids())}))
+    read = {name for req in spec.mode(mode_text).requests for name in req.params}
     for name, given in facts.twice.items():
-        if name in values:
+        if name in values and (name in read or name == "mode"):   # a field this mode shows
             errors.append(CalcError(name, "given_twice", {"value": given}))
     notes = []
     if names:
@@ -358,7 +362,8 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
                         "value": units.raw_value(value), "basis": basis})
     errors = []
     seen = set()
-    for response in responses.values():
+    every = [*responses.values(), *({"ok": False, "error": e.as_dict()} for e in link_errors[1:])]
+    for response in every:   # each refused link input gets its message, not only the first
         if not response.get("ok"):
             error = response["error"]
             ident = (error.get("field"), error.get("key"))

@@ -23,7 +23,7 @@ READY_TIMEOUT_MS = 90_000
 # Input changes after ready, and one bad input per calculator (field, value).
 CHANGES: dict[str, dict[str, str]] = {
     "memory": {"instance": "inf2.48xlarge", "batch": "4", "seq_len": "2048"},
-    "performance": {"batch": "4", "output_len": "256", "instance": "trn1.32xlarge"},
+    "performance": {"batch": "4", "output_len": "256", "instance": "inf2.48xlarge"},
     "price": {"instance": "inf2.48xlarge", "hours": "100", "batch": "2"},
     "advisor": {"input_len": "512", "request_rate": "2", "family": "neuron"},
 }

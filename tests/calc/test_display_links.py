@@ -165,3 +165,21 @@ def test_switcher_numbers_read_back_in_every_language(lang: str, value: float) -
 def test_switcher_never_writes_the_ambiguous_spanish_form(value: float) -> None:
     text = lang_state.plain_number(value, "es")
     assert parse_number(text, "es") == value
+
+
+def test_every_input_a_link_gives_twice_gets_its_message() -> None:
+    # (review) only the first refused link input had a message; the others were refused silently
+    shown = _present("memory", {"batch": "1"}, "es",
+                     link={"twice": {"batch": ["1,5", "2,5"], "seq_len": ["2", "3"]}})
+    keys = [(e["field"], e["key"]) for e in shown["errors"]]  # type: ignore[union-attr]
+    assert keys == [("batch", "given_twice"), ("seq_len", "given_twice")]
+    # Spanish lists values with "; ": a decimal comma would run into ", "
+    assert "(1,5; 2,5)" in str(shown["errors"][0]["message"])  # type: ignore[index]
+
+
+def test_an_input_given_twice_that_the_mode_does_not_read_is_not_refused() -> None:
+    # (review) price Training mode has no batch field: the reader could not fix the error
+    shown = _present("price", {"mode": "training"}, "en", link={"twice": {"batch": ["1", "2"]}})
+    assert shown["ok"] is True and shown["errors"] == []
+    shown = _present("price", {"mode": "serving"}, "en", link={"twice": {"batch": ["1", "2"]}})
+    assert [e["key"] for e in shown["errors"]] == ["given_twice"]  # type: ignore[union-attr]

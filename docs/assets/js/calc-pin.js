@@ -17,12 +17,15 @@
     return el;
   }
 
-  function encodeValues(values) {
+  // the pinned inputs as a query; "" is kept where the page's default is not empty (the
+  // advisor's automatic dtype), as the widget writes the address
+  function encodeValues(values, defaults) {
     var query = new URLSearchParams();
     Object.keys(values).forEach(function (name) {
-      if (values[name] !== "" && values[name] !== null && values[name] !== undefined) {
-        query.set(name, values[name]);
-      }
+      var value = values[name];
+      if (value === null || value === undefined) return;
+      if (value === "" && (defaults[name] || "") === "") return;
+      query.set(name, value);
     });
     return query.toString();
   }
@@ -128,7 +131,7 @@
 
   Pin.prototype.writeUrl = function () {
     var query = new URLSearchParams(window.location.search);
-    if (this.pinned) query.set("pin", encodeValues(this.pinned.values));
+    if (this.pinned) query.set("pin", encodeValues(this.pinned.values, this.widget.config.defaults));
     else query.delete("pin");
     var search = query.toString();
     window.history.replaceState(null, "", window.location.pathname + (search ? "?" + search : "")
@@ -141,7 +144,7 @@
   Pin.prototype.queryFor = function (lang) {
     if (!this.pinned) return this.restoring || this.refused ? undefined : null;
     var values = (this.pinned.values_by_lang || {})[lang] || this.pinned.values;
-    return encodeValues(values);
+    return encodeValues(values, this.widget.config.defaults);
   };
 
   // an input's value as the form shows it: a select's option text, else the typed text

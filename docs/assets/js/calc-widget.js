@@ -176,7 +176,10 @@ class CalculatorWidget {
     const raw = values || this.rawValues();
     for (const name of this.controls.keys()) {
       if (this.linkTwice[name]) continue; // still refused: a copied link says the same
-      if (raw[name] === "" || this.controls.get(name).tagName === "TEXTAREA") query.delete(name);
+      // an empty input is left out only where the page's default is empty too: "" where the
+      // page fills one (the advisor's automatic dtype, an emptied field) stays as "name="
+      const blank = raw[name] === "" && (this.config.defaults[name] ?? "") === "";
+      if (blank || this.controls.get(name).tagName === "TEXTAREA") query.delete(name);
       else query.set(name, raw[name]);
     }
     const url = `${window.location.pathname}?${query.toString()}${window.location.hash}`;

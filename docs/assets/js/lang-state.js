@@ -31,9 +31,11 @@
       var any = names.some(function (name) { return query.has(name); });
       if (!any) continue;
       var twice = roots[i].nfgWidget.linkTwice || {};
+      var defaults = roots[i].nfgWidget.config.defaults || {};
       for (var j = 0; j < names.length; j++) {
         if (twice[names[j]]) continue; // given twice in the link: kept as given, refused there too
-        if (values[names[j]] === "") query.delete(names[j]);
+        // "" is left out only where the page's default is empty too (as the widget writes it)
+        if (values[names[j]] === "" && (defaults[names[j]] || "") === "") query.delete(names[j]);
         else query.set(names[j], values[names[j]]);
       }
       var pin = roots[i].nfgPin;
