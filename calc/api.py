@@ -219,14 +219,11 @@ def snippet(req: inputs.Request) -> dict[str, Any]:
     if tp not in instance.tp_degrees:   # the command would not start
         raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": list(instance.tp_degrees)})
     dtype = dtype_gate.dtype_for(req, instance)   # one the hardware has (absent: its default)
-    kv_dtype = req.get_opt_text("kv_dtype")
-    if kv_dtype is not None:   # one the hardware has too
-        dtype_gate.kv_dtype_for(req, instance, dtype)
+    kv_used = dtype_gate.kv_dtype_for(req, instance, dtype)   # a given one: the hardware's too
     if model is not None:   # a command for a setup that does not fit is not offered
         from .memory import fit
 
-        fitted = fit(model, instance, dtype=dtype,
-                     kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
+        fitted = fit(model, instance, dtype=dtype, kv_dtype=kv_used,
                      batch=req.get_int("batch"),
                      seq_len=req.get_int("input_len") + req.get_int("output_len"), tp=tp)
         if not fitted.fits:
@@ -234,7 +231,7 @@ def snippet(req: inputs.Request) -> dict[str, Any]:
     return serving_snippet(
         model_id="custom" if model is None else model.id, instance_id=instance.id,
         tp=tp, batch=req.get_int("batch"), input_len=req.get_int("input_len"),
-        output_len=req.get_int("output_len"), dtype=dtype, kv_dtype=kv_dtype,
+        output_len=req.get_int("output_len"), dtype=dtype, kv_dtype=req.get_opt_text("kv_dtype"),
         framework=req.get_opt_text("framework"),
     ).as_dict() | {"derivation": []}
 

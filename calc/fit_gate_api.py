@@ -199,8 +199,9 @@ def bandwidth_only(answer: dict[str, Any]) -> None:
     answer["peak_missing_reason"] = "peak_flops_missing"
     answer["tpot_is_lower_bound"] = True
     steps = []
+    bands_left_out = {f"error_band_{name}" for name in NEEDS_PEAK}
     for step in answer["derivation"]:
-        if step["key"] in {f"error_band_{name}" for name in NEEDS_PEAK}:
+        if step["key"] in bands_left_out:
             continue   # the band of a figure that is not given
         value = step.get("value")
         unknown = step["key"] in NEEDS_PEAK_STEPS or (

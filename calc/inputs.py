@@ -642,13 +642,9 @@ def _one(param: Param, params: Params, default: Any) -> Any:
     required = default is REQUIRED
     if not present(params, name) and not required:
         return default
-    if param.type == "int":
-        whole = integer(params, name, minimum=int(param.minimum),
-                        maximum=min(int(param.upper()), LIMITS.get(name, 2**62)))
-        if whole > param.upper():
-            raise CalcError(name, "out_of_range",
-                            {"min": int(param.minimum), "max": int(param.upper()), "value": whole})
-        return whole
+    if param.type == "int":   # integer() checks the schema's maximum too
+        return integer(params, name, minimum=int(param.minimum),
+                       maximum=min(int(param.upper()), LIMITS.get(name, 2**62)))
     if param.type == "number":
         return number(params, name, above=param.minimum, maximum=param.upper())
     if param.type == "choice":
