@@ -476,7 +476,9 @@ def summary(kind: str, result: dict[str, Any]) -> str:
             line = f"{row['instance']:<24} {price_text(row)}"
             if "output_tokens_per_s" in row:
                 if row.get("perf_error"):
-                    line += f"  no estimate: {row['perf_error']}"
+                    params = dict(row.get("perf_error_params") or {})
+                    why = CalcError(str(params.pop("field", "")), row["perf_error"], params)
+                    line += f"  no estimate: {why}"
                 elif not row.get("fits"):
                     line += "  does not fit"
                 elif row.get("output_tokens_per_s") is None:   # fits, but no speed

@@ -91,5 +91,6 @@ _ENGLISH: dict[str, str] = {
     "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "
     "{allowed}",
     "no_training_framework": "{field}: no training framework runs on {value}",
+    "no_inference_framework": "{field}: no LLM serving framework in this guide runs on {value}",
     "compiled_too_small": "{field} {value} is smaller than the request needs ({min})",
 }

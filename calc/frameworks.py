@@ -125,8 +125,9 @@ def resolve(framework_id: str | None, instance: InstanceSpec, phase: str) -> Fra
     if not framework.supports(instance.chip.id):
         supported = [fw.id for fw in all_frameworks().values()
                      if fw.phase == phase and fw.supports(instance.chip.id)]
-        if not supported:   # training on Inferentia or Trainium3: nothing to choose from
-            raise CalcError("framework", "no_training_framework", {"value": instance.id})
+        if not supported:   # training on Inferentia or Trainium3, serving on Inferentia 1
+            key = "no_training_framework" if phase == "training" else "no_inference_framework"
+            raise CalcError("framework", key, {"value": instance.id})
         raise CalcError("framework", "framework_unsupported",
                         {"value": framework_id, "allowed": supported})
     return framework

@@ -146,3 +146,14 @@ def test_dtypes_command_lists_what_the_hardware_has() -> None:
     result = json.loads(done.stdout)
     assert result["dtypes_supported"] == ["fp32", "fp16", "int8", "int4"]
     assert result["default_dtype"] == "fp16"
+
+
+def test_compare_rows_without_an_estimate_say_why_in_words() -> None:
+    # a row the serving model refuses printed its message key ("framework_unsupported")
+    done = cli("compare", "--model", "llama-3.1-8b", "--instances", "p5.48xlarge,inf1.xlarge",
+               "--framework", "vllm-neuron", "--input-len", "128", "--output-len", "128")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
+    assert "vllm-neuron does not run on this hardware" in rows["p5.48xlarge"]
+    assert "no LLM serving framework in this guide runs on inf1.xlarge" in rows["inf1.xlarge"]
+    assert "_" not in rows["p5.48xlarge"].split("no estimate:")[1].split("choose")[0]

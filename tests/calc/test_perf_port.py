@@ -30,6 +30,15 @@ def test_perf_passes_the_framework_through_the_gate() -> None:
                  output_len=8, framework="nxd-inference")["key"] == "framework_unsupported"
 
 
+def test_serving_on_inferentia1_names_the_serving_phase() -> None:
+    # no serving framework in the data runs on Inferentia 1: the message is about serving, not
+    # training (it said "no training framework" before)
+    for framework in ("vllm-neuron", "nxd-inference"):
+        failure = error("perf", model="llama-3.1-8b", instance="inf1.xlarge", input_len=8,
+                        output_len=8, framework=framework)
+        assert (failure["field"], failure["key"]) == ("framework", "no_inference_framework")
+
+
 def test_compiled_batch_is_fitted_and_padded() -> None:
     small = run("perf", model="llama-3.1-8b", instance="inf2.xlarge", batch=1, input_len=128,
                 output_len=128, framework="nxd-inference")
