@@ -7,6 +7,7 @@ from typing import Any
 
 from . import data, dtype_gate, dtype_support, inputs
 from .errors import CalcError
+from .positions import beyond_max_positions
 
 SCHEMA_VERSION = 1
 
@@ -34,6 +35,8 @@ def memory(req: inputs.Request) -> dict[str, Any]:
         expert_dtype=dtype_gate.expert_dtype_for(req, instance),
     ).as_dict()
     result.update(memory_extras(req, result))
+    result["beyond_max_positions"] = beyond_max_positions(req.need_model(),
+                                                          req.get_int("seq_len"))
     return result
 
 
@@ -43,7 +46,11 @@ def perf(req: inputs.Request) -> dict[str, Any]:
     compiled shapes (issue 15)."""
     from . import fit_gate_api
 
-    return {**fit_gate_api.perf(req), "active_params": req.need_model().active_params}
+    model = req.need_model()
+    answer = fit_gate_api.perf(req)
+    tokens = req.get_int("input_len") + req.get_int("output_len")
+    return {**answer, "active_params": model.active_params,
+            "beyond_max_positions": beyond_max_positions(model, tokens)}
 
 
 def train(req: inputs.Request) -> dict[str, Any]:
@@ -81,14 +88,16 @@ def train(req: inputs.Request) -> dict[str, Any]:
             model, instance, count=count, tokens=tokens, seq_len=seq_len, dtype=dtype, mfu=mfu,
             hourly=hourly)
     return {**fit_gate_api.gated_train(req, result, model, instance, hourly),
-            "active_params": model.active_params}
+            "active_params": model.active_params,
+            "beyond_max_positions": beyond_max_positions(model, seq_len)}
 
 
 def train_memory(req: inputs.Request) -> dict[str, Any]:
     from .training_memory import train_memory as estimate
 
-    return estimate(
-        req.need_model(),
+    model = req.need_model()
+    result = estimate(
+        model,
         req.instance(),
         count=req.get_int("count"),
         recipe_name=req.get_text("recipe"),
@@ -101,6 +110,8 @@ def train_memory(req: inputs.Request) -> dict[str, Any]:
         micro_batch=req.get_int("batch"),
         seq_len=req.get_int("seq_len"),
     ).as_dict()
+    result["beyond_max_positions"] = beyond_max_positions(model, req.get_int("seq_len"))
+    return result
 
 
 def price(req: inputs.Request) -> dict[str, Any]:

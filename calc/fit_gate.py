@@ -22,6 +22,7 @@ SETUP_FIELDS = frozenset({
     "price_sources", "objective", "fits", "fit_reason", "suggestions", "derivation",
     "tp_reason", "tp_other_objective", "dtypes_supported",
     "active_params",  # issue 10: a property of the model, not a speed or cost
+    "beyond_max_positions",  # a property of the model and the length asked for
 })
 
 

@@ -1,0 +1,66 @@
+"""A sequence longer than the model's maximum positions is answered and said: engine field,
+CLI line, page note in every language (a fit next to "max_seq_len 4,096" said nothing)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calc import data
+from calc.api import run
+from calc.display import LANGS, present, trust
+from calc.display.numbers import number
+from calc.positions import beyond_max_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+LLAMA2 = data.model("llama-2-7b")   # max_position_embeddings 4,096
+
+
+def test_the_limit_only_when_exceeded() -> None:
+    assert LLAMA2.max_position_embeddings == 4096
+    assert beyond_max_positions(LLAMA2, 4096) is None
+    assert beyond_max_positions(LLAMA2, 4097) == 4096
+    unstated = data.model("bert-base")
+    if unstated.max_position_embeddings is None:
+        assert beyond_max_positions(unstated, 10**6) is None
+
+
+@pytest.mark.parametrize(("kind", "params", "expected"), [
+    ("memory", {"seq_len": 8192}, 4096),
+    ("memory", {"seq_len": 4096}, None),
+    ("perf", {"input_len": 4000, "output_len": 97}, 4096),   # prompt + output
+    ("perf", {"input_len": 4000, "output_len": 96}, None),
+    ("train", {"seq_len": 8192, "count": 1, "tokens": 10**9}, 4096),
+    ("train_memory", {"seq_len": 8192, "count": 1}, 4096),
+])
+def test_every_calculator_carries_it(kind: str, params: dict[str, int],
+                                     expected: int | None) -> None:
+    instance = "inf2.xlarge" if kind in ("memory", "perf") else "trn1.32xlarge"
+    response = run({"kind": kind, "params": {"model": "llama-2-7b", "instance": instance,
+                                             **params}})
+    assert response["ok"], response
+    assert response["result"]["beyond_max_positions"] == expected
+
+
+def test_cli_says_it_only_when_it_applies() -> None:
+    def memory(seq_len: str) -> str:
+        return subprocess.run([sys.executable, "-m", "calc", "memory", "--model", "llama-2-7b",
+                               "--instance", "inf2.xlarge", "--seq-len", seq_len], cwd=ROOT,
+                              capture_output=True, text=True, check=True, timeout=120).stdout
+    assert "beyond_max_positions                 4,096" in memory("8192")
+    assert "beyond_max_positions" not in memory("1024")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_note_in_every_language(lang: str) -> None:
+    long = present({"calculator": "memory",
+                    "values": {"model": "llama-2-7b", "seq_len": "8192"}}, lang)
+    notes = [n["text"] for n in long["notes"] if n["key"] == "beyond_positions"]
+    assert notes == [trust.text(lang, "beyond_positions", max=number(4096, lang, 6))], notes
+    assert "{" not in notes[0]
+    short = present({"calculator": "memory",
+                     "values": {"model": "llama-2-7b", "seq_len": "2048"}}, lang)
+    assert not [n for n in short["notes"] if n["key"] == "beyond_positions"]
