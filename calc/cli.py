@@ -283,13 +283,18 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
 
 def read_hf_config(path: str) -> Any:
     """The parsed JSON of --hf-config PATH; CalcError (one line, exit 2) when unreadable."""
+    from .hf_config import MAX_CONFIG_CHARS
+
     try:
         with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+            text = handle.read(MAX_CONFIG_CHARS + 1)   # /dev/zero or a weights file: stop
     except (OSError, UnicodeDecodeError) as error:
         raise CalcError("hf_config", "hf_config_unreadable",
                         {"value": f"{path}: {getattr(error, 'strerror', None) or error}"[:200]}
                         ) from None
+    if len(text) > MAX_CONFIG_CHARS:
+        raise CalcError("hf_config", "hf_config_too_large",
+                        {"value": path[:160], "max": MAX_CONFIG_CHARS})
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:

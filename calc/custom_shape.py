@@ -47,10 +47,17 @@ def _check_needs(params: Mapping[str, Any], spec: ModelSpec, attention: str) -> 
     }
     for name, needed in NEEDS.items():
         if inputs.present(params, name) and not present[needed]:
-            raise CalcError(name, "needs_field", {"value": "attention = mla"
-                                                  if needed == "attention" else needed})
+            raise CalcError(name, "needs_field", _with(needed))
     if attention == "mla" and inputs.present(params, "kv_heads"):
-        raise CalcError("kv_heads", "not_with_field", {"value": "attention = mla"})
+        raise CalcError("kv_heads", "not_with_field", _with("attention"))
+
+
+def _with(needed: str) -> dict[str, str]:
+    """The field (and choice) a field applies with: English text in ``value``, the ids in
+    ``with_field`` / ``with_choice`` for the page to show by their labels."""
+    if needed == "attention":
+        return {"value": "attention = mla", "with_field": "attention", "with_choice": "mla"}
+    return {"value": needed, "with_field": needed}
 
 
 def apply(params: Mapping[str, Any], spec: ModelSpec) -> ModelSpec:

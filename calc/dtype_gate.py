@@ -52,7 +52,9 @@ def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:
     """The given expert dtype if the hardware has it; absent: None (the checkpoint's)."""
     expert = req.get_opt_text("expert_dtype")
     if expert is not None and req.model is not None and req.model.experts <= 0:
-        raise CalcError("expert_dtype", "needs_field", {"value": "experts"})   # dense: no effect
+        # a dense model: the option has no effect
+        raise CalcError("expert_dtype", "needs_field",
+                        {"value": "experts", "with_field": "experts"})
     return None if expert is None else dtype_support.check_dtype(instance, expert,
                                                                  "expert_dtype")
 

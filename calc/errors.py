@@ -81,6 +81,8 @@ _ENGLISH: dict[str, str] = {
     "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
     "hf_config_unreadable": "cannot read the config.json file {value}",
     "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
+    "hf_config_too_large": "the file {value} is too large for a config.json (at most {max} "
+    "characters)",
     "value_required": "{field}: a value is required",
     "given_twice": "{field}: given twice ({value}); give it once",
     "flag_given_twice": "{field}: given twice; give it once",

@@ -27,6 +27,7 @@ from .errors import CalcError
 from .specs import ModelSpec
 
 FIELD = "hf_config"
+MAX_CONFIG_CHARS = 1_000_000   # a real config.json is a few kB; the page and the CLI stop here
 SUPPORTED = (
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2",
     "deepseek_v3", "gemma2", "gemma3", "gemma3_text", "gpt_oss", "llama4", "llama4_text", "phi3",

@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import api, data
 from ..errors import CalcError
+from ..hf_config import MAX_CONFIG_CHARS
 from . import calculators, charts, data_text, formulas, lang_state, strings, trust, units
 from .numbers import number
 from .parse import parse_number
@@ -65,8 +66,6 @@ def _typed(spec: calculators.Calculator, values: dict[str, str], lang: str
             typed[field.name] = text
     return typed, errors
 
-
-MAX_CONFIG_CHARS = 1_000_000
 
 
 def _config_object(text: str, field: str) -> dict[str, Any]:
@@ -143,6 +142,12 @@ def error_message(error: dict[str, Any], lang: str) -> str:
             for v in values)
 
     params = {**(error.get("params") or {}), "field": label}
+    with_field = params.pop("with_field", None)
+    with_choice = params.pop("with_choice", None)
+    if isinstance(with_field, str):   # needs_field / not_with_field: by labels, not ids
+        params["value"] = strings.field_labels(lang).get(with_field, with_field) + (
+            f" = {strings.choice_label(with_field, with_choice, lang)}"
+            if isinstance(with_choice, str) else "")
     out = str(template)
     for key, value in params.items():
         if isinstance(value, list):

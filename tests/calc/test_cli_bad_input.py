@@ -71,6 +71,22 @@ def test_hf_config_errors_keep_line_and_column(tmp_path: Path) -> None:
     assert line == f"error: the config.json file is not valid JSON ({path}: line 2 column 17)"
 
 
+
+@pytest.mark.parametrize("name", ["padded.json", "/dev/zero"])
+def test_hf_config_larger_than_a_config_is_refused_without_reading_it_all(
+        tmp_path: Path, name: str) -> None:
+    """--hf-config read the whole file: /dev/zero never ended, a weights file filled memory."""
+    from calc.hf_config import MAX_CONFIG_CHARS
+
+    path = Path(name) if name.startswith("/") else tmp_path / name
+    if not name.startswith("/"):
+        path.write_text('{"model_type": "llama"' + " " * MAX_CONFIG_CHARS + "}\n")
+    line = one_error_line(cli("memory", "--hf-config", str(path), "--instance", "inf2.xlarge",
+                              "--seq-len", "8"))
+    assert line == (f"error: the file {path} is too large for a config.json (at most "
+                    f"{MAX_CONFIG_CHARS} characters)")
+
+
 # ---- B3: an option given an empty value is refused, not read as "absent" -------------------
 
 @pytest.mark.parametrize(("argv", "field"), [

@@ -132,3 +132,30 @@ def test_a_refused_choice_lists_the_options_by_their_labels(lang: str, expected:
     # (QA pass) the options were listed by their ids: "inference, training"
     shown = present({"calculator": "memory", "values": {"mode": "bogus"}}, lang)
     assert shown["errors"][0]["message"] == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("params", "field", "with_field", "with_choice"), [
+    ({"model": "llama-3.1-8b", "expert_dtype": "fp8"}, "expert_dtype", "experts", None),
+    ({"layers": 32, "hidden": 4096, "heads": 32, "intermediate": 11008, "vocab": 32000,
+      "kv_lora_rank": 512}, "kv_lora_rank", "attention", "mla"),
+])
+def test_needs_field_names_the_other_field_by_its_label(lang, params, field, with_field,
+                                                        with_choice):
+    """needs_field showed the other field's raw id ("experts", "attention = mla") on ja/es
+    pages."""
+    from calc.api import run
+    from calc.display.presenter import error_message
+
+    response = run({"kind": "memory", "params": {**params, "instance": "inf2.xlarge",
+                                                 "seq_len": 128}})
+    assert not response["ok"] and response["error"]["field"] == field
+    shown = error_message(response["error"], lang)
+    label = strings.field_labels(lang)[with_field]
+    assert label in shown and label != with_field, shown
+    rest = shown.replace(label, "")
+    if with_choice:
+        choice = strings.choice_label(with_field, with_choice, lang)
+        assert choice in shown
+        rest = rest.replace(choice, "")
+    assert with_field not in rest
