@@ -62,6 +62,7 @@ def values_by_lang(values: dict[str, str], typed: dict[str, Any],
 
 
 MAX_FACT_VALUES = 5
+MAX_DROPPED = 40   # a calculator's inputs, at most
 MAX_FACT_TEXT = 4000
 
 
@@ -69,6 +70,7 @@ MAX_FACT_TEXT = 4000
 class LinkFacts:
     twice: dict[str, list[str]] = field(default_factory=dict)  # field -> the values given
     pin: list[str] | None = None  # the `pin=` values calc-pin.js could not restore
+    dropped: list[str] = field(default_factory=list)  # inputs the other language's page left out
 
 
 def _texts(value: Any, limit: int) -> list[str] | None:
@@ -89,7 +91,9 @@ def link_facts(raw: Any) -> LinkFacts:
             texts = _texts(values, 40)
             if texts:
                 twice[str(name)] = texts
-    return LinkFacts(twice=twice, pin=_texts(raw.get("pin"), MAX_FACT_TEXT))
+    dropped = raw.get("dropped")
+    names = [str(n)[:40] for n in dropped[:MAX_DROPPED]] if isinstance(dropped, list) else []
+    return LinkFacts(twice=twice, pin=_texts(raw.get("pin"), MAX_FACT_TEXT), dropped=names)
 
 
 def query_values(query: str) -> tuple[dict[str, str], dict[str, list[str]]]:

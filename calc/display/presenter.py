@@ -21,6 +21,7 @@ result  = {"calculator", "lang", "mode", "values": {field: text},
 """
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from .. import api, data
@@ -268,25 +269,37 @@ def _link_errors(spec: calculators.Calculator, values: dict[str, str], names: li
     if names:
         shown = ", ".join(str(n)[:40] for n in names[:10])
         notes.append({"key": "ignored", "text": trust.text(lang, "ignored_inputs", names=shown)})
+    dropped = [name for name in dict.fromkeys(facts.dropped) if name in values]
+    if dropped:   # the language switcher could not carry them (lang-state.js): said, not hidden
+        labels = strings.field_labels(lang)
+        notes.append({"key": "not_carried", "text": trust.text(
+            lang, "not_carried", names=LIST_SEPARATOR.get(lang, ", ").join(
+                labels.get(name, name) for name in dropped))})
     if facts.pin is not None:
-        # calc-pin.js could not restore it: say why, in the terms of this page
-        reason = ""
-        if len(facts.pin) > 1:
-            reason = trust.text(lang, "pin_given_twice")
-        elif facts.pin[0].strip():
-            pinned, repeated = lang_state.query_values(facts.pin[0])
-            outside = [key for key in pinned if key not in values]
-            if outside:
-                reason = trust.text(lang, "pin_unknown",
-                                    names=", ".join(k[:40] for k in outside[:10]))
-            else:
-                again = present({"calculator": spec.name, "values": pinned,
-                                 "link": {"twice": repeated}}, lang)
-                reason = "; ".join(str(e["message"]) for e in again["errors"][:3])
+        reason = _pin_reason(spec.name, tuple(facts.pin), lang)
         notes.append({"key": "pin_invalid",
                       "text": trust.text(lang, "pin_invalid", reason=reason) if reason
                       else trust.text(lang, "pin_invalid_plain")})
     return errors, notes
+
+
+@lru_cache(maxsize=16)
+def _pin_reason(calculator: str, pin: tuple[str, ...], lang: str) -> str:
+    """Why calc-pin.js could not restore the link's pin, in the terms of this page ("" when
+    there is nothing more to say). Kept: the widget sends the same pin with every input until
+    the reader pins or unpins, and the answer depends on nothing else."""
+    if len(pin) > 1:
+        return trust.text(lang, "pin_given_twice")
+    if not pin or not pin[0].strip():
+        return ""
+    spec = calculators.calculator(calculator)
+    pinned, repeated = lang_state.query_values(pin[0])
+    outside = [key for key in pinned if key not in spec.defaults()]
+    if outside:
+        return trust.text(lang, "pin_unknown", names=", ".join(k[:40] for k in outside[:10]))
+    again = present({"calculator": calculator, "values": pinned, "link": {"twice": repeated}},
+                    lang)
+    return "; ".join(str(e["message"]) for e in again["errors"][:3])
 
 
 def _gate_responses(responses: dict[str, Any], blocked: set[str]) -> dict[str, Any]:

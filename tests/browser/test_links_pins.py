@@ -141,3 +141,72 @@ def test_a_secondary_request_refused_keeps_its_last_good_outputs(browser_site: A
         "() => document.querySelector('.nfg-calc [data-input=\"count\"] .nfg-calc__error')"
         ".textContent.trim() !== ''", timeout=30_000)
     assert shown_fields(page) == before
+
+
+def pinned_texts(page: Any) -> dict[str, str]:
+    return dict(page.eval_on_selector_all(
+        ".nfg-calc__pin tbody tr[data-field]",
+        "rows => rows.map(r => [r.dataset.field,"
+        " r.querySelector('.nfg-calc__pin-pinned').textContent])"))
+
+
+def test_the_pin_button_pins_only_numbers_that_answer_the_inputs(browser_site: Any,
+                                                                 ux_page: Any) -> None:
+    """It pinned the last good result, struck-through numbers of other inputs included; and the
+    pinned table's current column was shown plain while the results were struck through."""
+    page = ux_page(page_url(browser_site.base_url, "es", "memory"))
+    ready(page)
+    button = ".nfg-calc__pin-button"
+    set_input(page, "batch", "abc")
+    wait_results(page, "error")
+    assert page.is_disabled(button)
+    set_input(page, "batch", "4")
+    wait_results(page, "live")
+    assert not page.is_disabled(button)
+    page.click(button)
+    page.wait_for_selector(".nfg-calc__pin:not([hidden]) tbody tr", timeout=10_000)
+    want = {o["field"]: o["text"] for o in presented(
+        "memory", {**default_raw("memory"), "batch": "4"}, "es")["outputs"]}
+    assert pinned_texts(page) == want
+    set_input(page, "batch", "x")
+    wait_results(page, "error")
+    lines = page.eval_on_selector_all(
+        ".nfg-calc__pin-current", "els => els.map(e => getComputedStyle(e).textDecorationLine)")
+    assert lines and all("line-through" in line for line in lines), lines
+    assert not page.is_disabled(button)   # unpinning stays possible
+    assert not page.errors, page.errors
+
+
+DROP_FIRST_PIN_RESTORE = """
+window.__nfgCalcTimeouts = {requestMs: 6000, pingEveryMs: 1000, pongMs: 5000};
+window.__nfgDropped = 0;
+const nfgSend = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  const request = message && message.type === "present" && message.request;
+  if (!window.__nfgDropped && request && Array.isArray(request.unknown)
+      && request.unknown.includes("batch")) {   // the pin's restore request: never answered
+    window.__nfgDropped = 1;
+    return undefined;
+  }
+  return nfgSend.call(this, message, ...rest);
+};
+"""
+
+
+def test_a_pin_restore_cut_off_by_a_worker_restart_is_done_after_it(browser_site: Any,
+                                                                    ux_page: Any) -> None:
+    """The restore request of a link's pin is lost when the worker restarts (here it is never
+    answered, so it times out and the worker restarts): the pin was dropped without a word; it
+    is now restored once the worker is ready again."""
+    page = ux_page("about:blank")
+    page.context.add_init_script(DROP_FIRST_PIN_RESTORE)
+    page.goto(page_url(browser_site.base_url, "ja", "memory", "?batch=2&pin=batch%3D4"),
+              wait_until="domcontentloaded")
+    page.wait_for_selector('.nfg-calc[data-restarts="1"]', state="attached", timeout=90_000)
+    assert page.evaluate("() => window.__nfgDropped") == 1
+    page.wait_for_selector(".nfg-calc__pin:not([hidden]) tbody tr", timeout=60_000)
+    want = {o["field"]: o["text"] for o in presented(
+        "memory", {**default_raw("memory"), "batch": "4"}, "ja")["outputs"]}
+    assert pinned_texts(page) == want
+    assert query_values("?" + query_values(page.url)["pin"])["batch"] == "4"
+    assert not [n for n in notes(page) if n[0] == "pin_invalid"]

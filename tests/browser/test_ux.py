@@ -11,13 +11,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from browser_expect import presented, query_values
-from test_calculators import page_url, set_input, wait_state
+from test_calculators import page_url, set_input, wait_mounted, wait_state
 from ux_helpers import (
     PHONE,
     ux_page_fixture,  # noqa: F401 - the `ux_page` fixture
 )
 
-from calc.display import calculators
+from calc.display import calculators, present
 
 pytestmark = pytest.mark.browser
 
@@ -165,6 +165,83 @@ def test_language_switch_keeps_the_state(browser_site: Any, ux_page: Any, source
     want = {o["field"]: o["text"] for o in presented(name, query, target)["outputs"]}
     assert texts == want
     assert not page.errors, page.errors
+
+
+def test_language_switch_waits_for_the_answer_to_what_was_just_typed(browser_site: Any,
+                                                                     ux_page: Any) -> None:
+    """Typed and clicked in one go (no answer in between): the link used to carry the last
+    answer's inputs (the old sequence length, unannounced); it now waits for the answer and
+    carries the new value, written as English reads it."""
+    page = ux_page(page_url(browser_site.base_url, "es", "memory"), "desktop")
+    ready(page)
+    page.evaluate("""() => {
+        const input = document.querySelector('.nfg-calc [name="seq_len"]');
+        input.value = '20.480';
+        input.dispatchEvent(new Event('input', {bubbles: true}));
+        document.querySelector('.md-header a[hreflang="en"]').click();
+    }""")
+    page.wait_for_url(re.compile("^" + re.escape(page_url(browser_site.base_url, "en", "memory"))
+                                 + "\\?"), timeout=20_000)
+    query = dict(parse_qsl(urlsplit(page.url).query, keep_blank_values=True))
+    assert query["seq_len"] == "20480" and "dropped" not in query, query
+    ready(page)
+    assert page.input_value('.nfg-calc [name="seq_len"]') == "20480"
+    assert not page.errors, page.errors
+
+
+def test_language_switch_without_an_answer_names_what_it_left_out(browser_site: Any,
+                                                                  ux_page: Any) -> None:
+    """A Spanish link opened while Python cannot start (the wasm held), then the language
+    switched: "20.480" (20480 here) is not carried as typed (English would read 20.48) nor
+    replaced silently by the English page's default: it is left out and named there, and the
+    select's id is carried."""
+    page = ux_page("about:blank", "desktop")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:   # the Spanish page's start-up never gets its runtime
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.context.route("**/pyodide.asm.wasm", hold)
+    page.context.add_init_script("window.__nfgCalcTimeouts = {langWaitMs: 1500};")
+    page.goto(page_url(browser_site.base_url, "es", "memory",
+                       "?seq_len=20.480&batch=2&instance=inf2.48xlarge"),
+              wait_until="domcontentloaded")
+    wait_mounted(page)
+    page.evaluate("() => document.querySelector('.nfg-calc').dispatchEvent("
+                  "new Event('pointerdown', {bubbles: true}))")   # starts the (held) worker
+    page.eval_on_selector('.md-header a[hreflang="en"]', "a => a.click()")
+    page.wait_for_timeout(300)
+    assert page.url.startswith(page_url(browser_site.base_url, "es", "memory")), \
+        "followed before the wait"
+    assert held, "the runtime was not held"
+    assert page.get_attribute(".nfg-calc", "data-state") == "loading"
+    page.wait_for_url(re.compile("^" + re.escape(page_url(browser_site.base_url, "en", "memory"))
+                                 + "\\?"), timeout=20_000)
+    query = dict(parse_qsl(urlsplit(page.url).query, keep_blank_values=True))
+    assert query.get("instance") == "inf2.48xlarge", query
+    assert "seq_len" not in query and "batch" not in query, query
+    assert set(query["dropped"].split(",")) == {"seq_len", "batch"}, query
+    ready(page)
+    wait_results = "() => document.querySelector('.nfg-calc').dataset.results === 'live'"
+    page.wait_for_function(wait_results, timeout=30_000)
+    notes = page.inner_text(".nfg-calc__notes")
+    values = {k: v for k, v in query.items() if k != "dropped"}
+    shown = present({"calculator": "memory", "values": values,
+                     "link": {"dropped": query["dropped"].split(",")}}, "en")
+    expected = [n["text"] for n in shown["notes"] if n["key"] == "not_carried"]
+    assert len(expected) == 1 and expected[0] in notes, notes
+    defaults = calculators.calculator("memory").defaults()
+    assert page.input_value('.nfg-calc [name="seq_len"]') == defaults["seq_len"]
+    # typing the value again takes the note away (with the field's entry in the address)
+    set_input(page, "seq_len", "20480")
+    set_input(page, "batch", "2")
+    shown_for(page, "batch", "2")
+    assert "dropped" not in query_values(page.url)
+    page.wait_for_function("() => !document.querySelector('.nfg-calc__notes').textContent"
+                           ".includes(" + repr(expected[0][:30]) + ")", timeout=10_000)
 
 
 # ---- 3. price: serving and training, each with only its inputs ---------------------------------

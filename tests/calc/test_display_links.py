@@ -183,3 +183,43 @@ def test_an_input_given_twice_that_the_mode_does_not_read_is_not_refused() -> No
     assert shown["ok"] is True and shown["errors"] == []
     shown = _present("price", {"mode": "serving"}, "en", link={"twice": {"batch": ["1", "2"]}})
     assert [e["key"] for e in shown["errors"]] == ["given_twice"]  # type: ignore[union-attr]
+
+
+# ---- 5. inputs the language switcher could not carry over ---------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_inputs_not_carried_over_are_named_by_label(lang: str) -> None:
+    """lang-state.js drops an input the other page had not read yet (its text can be another
+    number here) and names it in `dropped`: this page says so instead of showing its default
+    unannounced."""
+    shown = _present("memory", {}, lang,
+                     link={"dropped": ["seq_len", "batch", "nonsense", "batch"]})
+    notes = [n["text"] for n in shown["notes"]  # type: ignore[attr-defined]
+             if n["key"] == "not_carried"]
+    labels = strings.field_labels(lang)
+    separator = {"ja": "、", "es": "; "}.get(lang, ", ")
+    names = separator.join([labels["seq_len"], labels["batch"]])
+    assert notes == [_trust(lang)["not_carried"].replace("{names}", names)]
+    assert shown["ok"] and not shown["errors"]   # a note: the page's own values are computed
+
+
+def test_no_note_without_dropped_inputs() -> None:
+    for link in (None, {"dropped": []}, {"dropped": "seq_len"}, {"dropped": ["nonsense"]}):
+        shown = _present("memory", {}, "en", link=link)
+        assert not [n for n in shown["notes"]  # type: ignore[attr-defined]
+                    if n["key"] == "not_carried"], link
+    assert lang_state.link_facts({"dropped": ["a"] * 100}).dropped == ["a"] * 40
+
+
+def test_an_invalid_pin_reason_is_worked_out_once() -> None:
+    """The widget sends the refused pin with every input: its reason (a second present() of the
+    pinned inputs) used to be computed again on every keystroke."""
+    from calc.display import presenter
+
+    link = {"pin": ["batch=-3&model=llama-3.1-8b"]}
+    first = _present("memory", {"batch": "2"}, "es", link=link)
+    before = presenter._pin_reason.cache_info()
+    again = _present("memory", {"batch": "3"}, "es", link=link)
+    after = presenter._pin_reason.cache_info()
+    assert after.hits == before.hits + 1 and after.misses == before.misses
+    assert _pin_note(first) == _pin_note(again)

@@ -49,7 +49,7 @@
     this.button.setAttribute("aria-pressed", "false");
     this.button.addEventListener("click", function () {
       if (self.pinned) self.unpin();
-      else self.pin(self.widget.lastGood);
+      else if (self.widget.exportable()) self.pin(self.widget.exportable());
     });
     this.root.querySelector(".nfg-calc__actions").prepend(this.button);
     this.box = document.createElement("section");
@@ -62,6 +62,9 @@
       this.root.querySelector(".nfg-calc__results"),
       { subtree: true, childList: true, characterData: true, attributes: true,
         attributeFilter: ["hidden", "data-value"] });
+    // only numbers that answer the inputs on screen can be pinned (as only they are exported)
+    new MutationObserver(function () { self.render(); }).observe(
+      this.root, { attributes: true, attributeFilter: ["data-results"] });
   };
 
   Pin.prototype.restore = function (given) {
@@ -96,7 +99,30 @@
       });
       if (display && display.ok && !(display.errors || []).length && !linkNote) self.pin(display);
       else self.refuse(given);
-    }, function () { self.restoring = false; /* the worker failed: the page says so */ });
+    }, function () {
+      self.restoring = false;
+      if (self.pinned) return;
+      // an error the worker returned for this request: refused (and said); the worker restarted
+      // or failed before answering: restored once it is ready again (a retry after "failed"
+      // too), never dropped unannounced
+      if (self.widget.client.status.state === "ready") self.refuse(given);
+      else self.restoreWhenReady(given);
+    });
+  };
+
+  Pin.prototype.restoreWhenReady = function (given) {
+    var self = this;
+    var done = false;
+    var stop = null;
+    this.restoring = true; // the language links keep the link's pin as it is meanwhile
+    stop = this.widget.client.onStatus(function (status) {
+      if (done || status.state !== "ready") return;
+      done = true;
+      if (stop) stop();
+      self.restoring = false;
+      if (!self.pinned) self.restore(given);
+    });
+    if (done) stop();
   };
 
   Pin.prototype.refuse = function (given) {
@@ -176,6 +202,8 @@
 
   Pin.prototype.draw = function () {
     var pinned = this.pinned;
+    var canPin = Boolean(pinned || this.widget.exportable());
+    if (this.button.disabled === canPin) this.button.disabled = !canPin;
     this.box.hidden = !pinned;
     if (!pinned) {
       this.box.replaceChildren();

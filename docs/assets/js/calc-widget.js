@@ -24,11 +24,13 @@ import { drawChart } from "./calc-chart.js";
 
 const START_EVENTS = ["pointerdown", "focusin", "keydown", "touchstart"];
 const URL_DELAY_MS = 100; // the address bar follows the inputs this long after the result
-// Query parameters another script of the page reads (calc-pin.js: `pin`): not calculator
-// inputs, and not named as ignored (calc-pin.js says itself when one cannot be used).
-const LINK_PARAMS = new Set(["pin"]);
-// What a link says besides the inputs (an input given twice, a pin that could not be restored)
-// reaches present() as the request's `link` (calc.display.lang_state.link_facts).
+// Query parameters that are not calculator inputs, and so not named as ignored: `pin`
+// (calc-pin.js says itself when one cannot be used) and `dropped` (the inputs the language
+// switcher, lang-state.js, could not carry over from the other language's page).
+const LINK_PARAMS = new Set(["pin", "dropped"]);
+// What a link says besides the inputs (an input given twice, a pin that could not be restored,
+// inputs not carried over) reaches present() as the request's `link`
+// (calc.display.lang_state.link_facts).
 
 // Only what changed is written: an unchanged text, attribute or list is left as it is (no style
 // recalculation or layout for it, and the worker's next answer does not wait behind that work).
@@ -65,6 +67,7 @@ class CalculatorWidget {
     this.fieldSpecs = new Map(this.config.fields.map((spec) => [spec.name, spec]));
     this.sequence = 0;
     this.lastGood = this.config.prerendered; // calc.display.present result
+    this.lastDisplay = null; // the newest answer, good or not (its `values` are the inputs it read)
     this.client = getCalcClient({
       pyodideUrl: new URL(this.config.pyodideUrl, document.baseURI).href,
       wheelUrl: new URL(this.config.wheelUrl, document.baseURI).href,
@@ -120,6 +123,9 @@ class CalculatorWidget {
     // edits them; the form shows the first value, the address keeps them all
     this.linkTwice = {};
     this.linkPin = null; // the link's `pin` values calc-pin.js could not restore
+    // inputs the other language's page could not carry over: named in a note until edited
+    this.linkDropped = (query.get("dropped") || "").split(",")
+      .filter((name) => this.controls.has(name)).slice(0, 40);
     for (const [name, el] of this.controls) {
       if (!query.has(name)) continue;
       const given = query.getAll(name);
@@ -140,6 +146,51 @@ class CalculatorWidget {
     const said = Object.fromEntries(Object.entries(facts).filter(([, v]) => v
       && (Array.isArray(v) || Object.keys(v).length)));
     return Object.keys(said).length ? said : null;
+  }
+
+  // ---- the language switcher (lang-state.js) -----------------------------------------------
+
+  // True when Python's newest answer read exactly the inputs on screen.
+  answered() {
+    const shown = this.lastDisplay || this.lastGood;
+    if (!shown || !shown.values) return false;
+    return Object.entries(this.rawValues()).every(([name, value]) => shown.values[name] === value);
+  }
+
+  // The inputs as the page in `lang` reads them: {values, dropped}. Python writes the numbers of
+  // an input its newest answer read for that language ("10,000" here is "10000" in Spanish). An
+  // input typed since (or not yet read: a link still loading) is never carried as typed, because
+  // the same text can be another number there ("12.345" is 12345 in Spanish, 12.345 in English):
+  // a select carries its id, a text input is dropped and named in `dropped`, which the other page
+  // says in a note; so is an input this page was itself opened without.
+  carriedTo(lang) {
+    const shown = this.lastDisplay || this.lastGood;
+    const read = (shown && shown.values) || {};
+    const byLang = ((shown && shown.values_by_lang) || {})[lang] || {};
+    const dropped = [...this.linkDropped];
+    const values = {};
+    for (const [name, text] of Object.entries(this.rawValues())) {
+      if (this.linkDropped.includes(name)) continue;
+      if (read[name] === text && name in byLang) values[name] = byLang[name];
+      else if (this.controls.get(name).tagName === "SELECT") values[name] = text;
+      else dropped.push(name);
+    }
+    return { values, dropped };
+  }
+
+  // Resolves once an answer reads the inputs on screen, the worker has failed, or after `ms`.
+  settled(ms) {
+    const start = Date.now();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.answered() || this.client.status.state === "failed" || Date.now() - start > ms) {
+          resolve();
+        } else {
+          setTimeout(check, 50);
+        }
+      };
+      check();
+    });
   }
 
   // calc-pin.js: the link's `pin` values it could not restore (null: none, or pinned since);
@@ -182,6 +233,8 @@ class CalculatorWidget {
       if (blank || this.controls.get(name).tagName === "TEXTAREA") query.delete(name);
       else query.set(name, raw[name]);
     }
+    if (this.linkDropped.length) query.set("dropped", this.linkDropped.join(","));
+    else query.delete("dropped");
     const url = `${window.location.pathname}?${query.toString()}${window.location.hash}`;
     window.history.replaceState(null, "", url);
   }
@@ -294,6 +347,7 @@ class CalculatorWidget {
     this.urlDirty = true;
     this.linkUnknown = null;
     if (name) delete this.linkTwice[name]; // the reader typed the value meant
+    if (name) this.linkDropped = this.linkDropped.filter((dropped) => dropped !== name);
     this.updateVisibility();
     this.start();
     // A new model, custom shape, instance or mode: the old numbers describe another setup.
@@ -316,7 +370,8 @@ class CalculatorWidget {
     const sequence = ++this.sequence;
     const request = { calculator: this.config.name, values: this.rawValues() };
     if (this.unknownFromLink && this.unknownFromLink.length) request.unknown = this.unknownFromLink;
-    const facts = this.linkFacts({ twice: this.linkTwice, pin: this.linkPin });
+    const facts = this.linkFacts({ twice: this.linkTwice, pin: this.linkPin,
+                                   dropped: this.linkDropped });
     if (facts) request.link = facts;
     let display;
     try {
@@ -331,6 +386,7 @@ class CalculatorWidget {
       return;
     }
     if (sequence !== this.sequence) return; // a newer input superseded this one
+    this.lastDisplay = display;
     this.clearErrors();
     for (const error of display.errors || []) this.showError(error);
     this.applyChoices(display);
