@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from . import data, inputs, memory
+from . import data, frameworks, inputs, memory
 from .derivation import Derivation
 from .errors import CalcError
 from .price import HourlyPrice, hourly_price, hourly_price_uncached
@@ -151,7 +151,8 @@ def _evaluate(model: ModelSpec, instance: InstanceSpec, dtype: str, kv_dtype: st
 
 
 MATCHED_FIELDS = ("fits", "ttft_s", "tpot_s", "output_tokens_per_s",
-                  "usd_per_million_output_tokens", "replicas", "tp_degree")
+                  "output_tokens_per_s_per_user", "usd_per_million_output_tokens", "replicas",
+                  "tp_degree")
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +301,13 @@ def advise(req: inputs.Request) -> dict[str, Any]:
     from .fit_gate_api import inference_framework
 
     inference_framework(req)   # a training framework: one clear error, not "fits nowhere"
+    if framework is not None:  # one that runs on none of the family's instances: the same
+        chips = {spec.chip.id for spec in _instances(family)}
+        if not any(frameworks.get(framework).supports(chip) for chip in chips):
+            raise CalcError("framework", "framework_unsupported", {
+                "value": framework, "allowed": [
+                    fw for fw in frameworks.ids("inference")
+                    if any(frameworks.get(fw).supports(chip) for chip in chips)]})
     hourly_price(data.instance_ids()[0], region, price_kind)  # unknown region: one clear error
 
     base: dict[str, Any] = dict(req.model_params)
@@ -606,7 +614,8 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
         "e2e_s": result["e2e_s"],
         "output_tokens_per_s": per_instance,
         "output_tokens_per_s_per_replica": result["output_tokens_per_s_per_replica"],
-        "output_tokens_per_s_per_user": result["output_tokens_per_s_per_replica"] / result["batch"],
+        # the speed calculator's own figure (1 / TPOT: how fast one reader sees tokens stream)
+        "output_tokens_per_s_per_user": result["output_tokens_per_s_per_user"],
         "usd_per_hour": usd_per_hour,
         "fleet_usd_per_hour": usd_per_hour * count,
         "usd_per_million_output_tokens": result["usd_per_million_output_tokens"],

@@ -136,6 +136,8 @@ def compare(req: inputs.Request) -> dict[str, Any]:
     kind = req.get_text("price_kind")
     model = req.model
     if model is not None:   # wrong on every instance: one error, not a failed row each
+        if not model.is_decoder:
+            raise CalcError("model", "not_a_decoder", {"value": model.id})
         fit_gate_api.check_compare_request(req)
     names = req.values.get("instances") or data.instance_ids()
     rows: list[dict[str, Any]] = []

@@ -98,20 +98,20 @@ def get(framework_id: str) -> Framework:
 
 
 def default_for(instance: InstanceSpec, phase: str = "inference") -> Framework:
-    """The calculator's default framework for the instance's chip and phase. A training default
-    must run on the chip, like a framework the user names: no training framework in the data
-    runs on Inferentia (1 or 2) or Trainium3, so training there is refused. Inference falls
-    back to the first framework of the instance's kind (Inferentia 1 has none of its own)."""
+    """The calculator's default framework for the instance's chip and phase. A default must run
+    on the chip, like a framework the user names: no training framework in the data runs on
+    Inferentia (1 or 2) or Trainium3, and no serving framework on Inferentia 1, so those are
+    refused (``no_training_framework`` / ``no_inference_framework``), never estimated with a
+    framework that does not run there."""
     chip = instance.chip.id
     for framework in all_frameworks().values():
         if framework.phase == phase and chip in framework.default_for:
             return framework
     for framework in all_frameworks().values():
-        if framework.phase != phase:
-            continue
-        if framework.supports(chip) if phase == "training" else framework.kind == instance.kind:
+        if framework.phase == phase and framework.supports(chip):
             return framework
-    raise CalcError("framework", "no_training_framework", {"value": instance.id})
+    key = "no_training_framework" if phase == "training" else "no_inference_framework"
+    raise CalcError("framework", key, {"value": instance.chip.name})   # shared by its instances
 
 
 def resolve(framework_id: str | None, instance: InstanceSpec, phase: str) -> Framework:
@@ -127,7 +127,7 @@ def resolve(framework_id: str | None, instance: InstanceSpec, phase: str) -> Fra
                      if fw.phase == phase and fw.supports(instance.chip.id)]
         if not supported:   # training on Inferentia or Trainium3, serving on Inferentia 1
             key = "no_training_framework" if phase == "training" else "no_inference_framework"
-            raise CalcError("framework", key, {"value": instance.id})
+            raise CalcError("framework", key, {"value": instance.chip.name})
         raise CalcError("framework", "framework_unsupported",
                         {"value": framework_id, "allowed": supported})
     return framework

@@ -484,3 +484,38 @@ def test_hf_config_model_is_forwarded_to_perf() -> None:
         for field in FROM_PERF:
             assert option[field] == perf[field], (option["instance"], field)
         assert perf["fits"] is True and option["tpot_s"] <= 0.05
+
+
+def test_tokens_per_user_is_the_speed_calculators_figure() -> None:
+    """The advisor divided each replica's throughput by its batch (TTFT included) under the
+    label the speed calculator uses for 1 / TPOT: 5.53 against 11.74 tokens/s for the same
+    inf2.xlarge TP 2 batch-69 setup."""
+    result = run("advise", model="llama-3.1-8b", input_len=1024, output_len=256)
+    assert result["options"]
+    for option in result["options"][:12]:
+        perf = run("perf", **option["perf_params"])
+        assert option["output_tokens_per_s_per_user"] == perf["output_tokens_per_s_per_user"]
+        assert option["output_tokens_per_s_per_user"] == pytest.approx(1 / option["tpot_s"])
+
+
+def test_a_framework_that_runs_on_none_of_the_family_is_one_error() -> None:
+    """It answered "0 options: the model fits on no priced instance" with a rejection per
+    instance and TP degree, though the model fits."""
+    failure = error("advise", model="llama-3.1-8b", input_len=1024, output_len=256,
+                    framework="tensorrt-llm", family="neuron")
+    assert (failure["field"], failure["key"]) == ("framework", "framework_unsupported")
+    assert "vllm-neuron" in failure["params"]["allowed"]
+    assert "tensorrt-llm" not in failure["params"]["allowed"]
+    assert run("advise", model="llama-3.1-8b", input_len=1024, output_len=256,
+               framework="vllm-neuron", family="neuron")["options"]
+
+
+def test_serving_on_inferentia1_is_never_estimated() -> None:
+    """perf's default framework on inf1 was nxd-inference, which does not run there (a tiny
+    model was ranked first on inf1.xlarge)."""
+    tiny = dict(layers=2, hidden=256, heads=4, vocab=1000, input_len=128, output_len=128)
+    failure = error("perf", instance="inf1.xlarge", **tiny)
+    assert (failure["field"], failure["key"]) == ("framework", "no_inference_framework")
+    assert failure["params"]["value"] == "Inferentia"
+    advised = run("advise", family="neuron", **tiny)
+    assert not [o for o in advised["options"] if o["instance"].startswith("inf1.")]

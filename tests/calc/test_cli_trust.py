@@ -155,5 +155,12 @@ def test_compare_rows_without_an_estimate_say_why_in_words() -> None:
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
     assert "vllm-neuron does not run on this hardware" in rows["p5.48xlarge"]
-    assert "no LLM serving framework in this guide runs on inf1.xlarge" in rows["inf1.xlarge"]
+    assert "no LLM serving framework in this guide runs on Inferentia" in rows["inf1.xlarge"]
     assert "_" not in rows["p5.48xlarge"].split("no estimate:")[1].split("choose")[0]
+
+
+def test_compare_refuses_an_encoder_once() -> None:
+    done = cli("compare", "--model", "bert-base", "--instances", "inf2.xlarge,g5.xlarge")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == ("error: bert-base is an encoder model: it has no "
+                                   "token-by-token decode")
