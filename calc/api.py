@@ -226,11 +226,21 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
 def snippet(req: inputs.Request) -> dict[str, Any]:
     from .snippets import snippet as serving_snippet
 
+    from . import frameworks
+    from .memory import tp_is_valid
+
     model = req.model
     instance = req.instance()
     tp = req.get_int("tp")
     if tp not in instance.tp_degrees:   # the command would not start
         raise CalcError("tp", "tp_not_allowed", {"value": tp, "allowed": list(instance.tp_degrees)})
+    if model is not None and not model.is_decoder:   # vllm serve generates text
+        raise CalcError("model", "not_a_decoder", {"value": model.id})
+    if model is not None and not tp_is_valid(model, tp):   # vLLM splits the heads evenly
+        raise CalcError("tp", "heads_not_divisible", {"value": model.heads, "allowed": tp})
+    framework = req.get_opt_text("framework")
+    if framework is not None:   # one for serving on this hardware, as perf checks it
+        frameworks.resolve(framework, instance, "inference")
     dtype = dtype_gate.dtype_for(req, instance)   # one the hardware has (absent: its default)
     kv_used = dtype_gate.kv_dtype_for(req, instance, dtype)   # a given one: the hardware's too
     if model is not None:   # a command for a setup that does not fit is not offered
@@ -245,7 +255,9 @@ def snippet(req: inputs.Request) -> dict[str, Any]:
         model_id="custom" if model is None else model.id, instance_id=instance.id,
         tp=tp, batch=req.get_int("batch"), input_len=req.get_int("input_len"),
         output_len=req.get_int("output_len"), dtype=dtype, kv_dtype=req.get_opt_text("kv_dtype"),
-        framework=req.get_opt_text("framework"),
+        framework=framework,
+        beyond_max_positions=None if model is None else beyond_max_positions(
+            model, req.get_int("input_len") + req.get_int("output_len")),
     ).as_dict() | {"derivation": []}
 
 

@@ -13,9 +13,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import data
+from . import data, frameworks
 
 HF_PREFIX = "https://huggingface.co/"
+# The engine's framework ids (data/frameworks.toml) whose servers these commands start, and the
+# framework_support.toml names of those commands: the commands here are vLLM's only.
+SNIPPET_FRAMEWORKS = {"vllm-neuron": "vllm-nxdi", "vllm-gpu": "vllm"}
 CUSTOM_MODEL_PLACEHOLDER = "<your-model-path-or-hf-repo>"
 VLLM_DTYPE = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
 VLLM_QUANTIZATION = {"fp8": "fp8"}
@@ -120,15 +123,26 @@ def _vllm_gpu(model_path: str, *, tp: int, batch: int, input_len: int, output_le
 def snippet(
     *, model_id: str, instance_id: str, tp: int, batch: int, input_len: int, output_len: int,
     dtype: str, kv_dtype: str | None = None, framework: str | None = None,
+    beyond_max_positions: int | None = None,
 ) -> Snippet:
-    """The serving command for one configuration. ``framework`` (a framework name in
-    data/framework_support.toml, e.g. vllm-nxdi) narrows the choice; default: the instance kind's
-    framework."""
+    """The serving command for one configuration. ``framework`` (an engine framework id of
+    data/frameworks.toml, e.g. vllm-neuron) must be one whose server the command starts
+    (SNIPPET_FRAMEWORKS); absent: the instance kind's vLLM. A length beyond the model's
+    maximum positions (``beyond_max_positions``) gets no command: vLLM refuses to start it."""
     instance = data.instance(instance_id)
     custom = data.record("models", model_id) is None
-    candidates = [r for r in data.records("framework_support") if r.get("kind") == instance.kind
-                  and (framework is None or r.get("framework") == framework)]
     checks = ["instance_family", "dtype"] + ([] if custom else ["model"])
+    if framework is not None and framework not in SNIPPET_FRAMEWORKS:
+        return Snippet(None, None, None, None, None, None, "bash", False, checks,
+                       [{"key": "snippet_framework_missing",
+                         "params": {"framework": frameworks.get(framework).name}}])
+    if beyond_max_positions is not None:
+        return Snippet(None, None, None, None, None, None, "bash", False, checks,
+                       [{"key": "snippet_beyond_positions",
+                         "params": {"max": beyond_max_positions}}])
+    wanted = None if framework is None else SNIPPET_FRAMEWORKS[framework]
+    candidates = [r for r in data.records("framework_support") if r.get("kind") == instance.kind
+                  and (wanted is None or r.get("framework") == wanted)]
     if not candidates:
         return Snippet(None, None, None, None, None, None, "bash", False, checks,
                        [{"key": "framework_unknown",

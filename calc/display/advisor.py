@@ -9,23 +9,35 @@ make the same text). Every number is text here; the page's JavaScript only moves
       "message": text | "",                      # nothing meets the targets / nothing fits
       "columns": [{"key", "label", "sortable"}],
       "rows": [{"id", "kind", "front": bool, "cells": {key: {"text", "value"}},
-                "link": {"href", "text"}, "snippet": {"summary", "text", "version", "notes"}}],
+                "link": {"href" | None, "text"},  # None: no link (link_note says why)
+                "snippet": {"summary", "text", "version", "notes"}}],
       "order": {column key: [row ids, ascending]},   # the ranking is the rows' own order
       "chart": {"title", "x_label", "y_label", "x_axis", "y_axis", "datasets", "height_px"}
                | None,                            # log axes; Neuron ▲ and GPU ● markers
       "api": {"text", "sources": [{"text", "href"}]} | None,
       "rejected": [text], "rejected_heading": text,
+      "link_note": text | "",   # why some rows have no link (also one of shown["notes"])
     }
+
+A rejected setup's reason is a sentence in the page language: the engine error's message as
+presenter.error_message writes it (with the rejection's params), or the short [reason] text of
+steps.toml for a key that is not an error (no_price, does_not_fit, misses_*): never a key.
+A row's link carries every model field the advisor's request used, so the speed calculator
+computes the same figures; a model given as a pasted config.json cannot travel in a link (the
+page never writes a textarea into its address, and the custom fields cannot say everything a
+config.json does: checkpoint precision, tied embeddings, maximum positions, MLA query rank), so
+those rows have no link and the page says why.
 """
 
 import math
+import re
 from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote_plus
 
 from .. import data
-from . import numbers, strings, units
+from . import calculators, numbers, strings, units
 
 SPEED_CALCULATOR = "../performance/"     # from calculators/advisor/ (same language)
 SOURCES_PAGE = "../../reference/sources/"
@@ -51,10 +63,15 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("break_even_requests_per_s", "api"),
 )
 TEXT_COLUMNS = ("instance", "instance_kind", "error_band")
-# the perf calculator's form fields an option's perf params fill (model fields as given)
-LINK_FIELDS = ("model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim",
-               "intermediate", "vocab", "instance", "dtype", "batch", "input_len", "output_len",
-               "tp", "region", "price_kind")
+# the speed calculator's form fields an option's perf params fill (model fields as given):
+# every field its inference request reads but the config.json textarea, which no link carries
+SPEED_REQUEST = calculators.PERFORMANCE.mode("inference").requests[0]
+LINK_FIELDS = tuple(name for name in SPEED_REQUEST.params if name != calculators.CONFIG_FIELD)
+# the input an engine error of a rejection is about, for a message that names it ({field}, by
+# its label): advise keeps the error's params, not its field
+REASON_FIELDS = {"dtype_not_supported": "dtype", "framework_unsupported": "framework",
+                 "no_inference_framework": "framework", "no_training_framework": "framework"}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def ui(lang: str) -> dict[str, str]:
@@ -95,10 +112,21 @@ def band_text(band: Any, lang: str) -> str:
     return "; ".join(parts) if parts else strings.ui(lang, "result")["none"]
 
 
-def link_href(option: dict[str, Any]) -> str:
-    """The speed calculator with this option's perf params (as the form's text: plain
-    integers and ids, which every page language reads the same)."""
+def uncarried(option: dict[str, Any]) -> list[str]:
+    """The perf params of an option that a link to the speed calculator cannot carry (a pasted
+    config.json; an input that page does not have): the link would open another setup."""
     params = option.get("perf_params") or {}
+    return [name for name, value in params.items()
+            if value is not None and name not in LINK_FIELDS]
+
+
+def link_href(option: dict[str, Any]) -> str | None:
+    """The speed calculator with this option's perf params (as the form's text: plain
+    integers and ids, which every page language reads the same); None when a param cannot
+    travel in a link (see `uncarried`)."""
+    params = option.get("perf_params") or {}
+    if uncarried(option):
+        return None
     query: dict[str, str] = {"mode": "inference"}
     if "model" not in params:
         query["model"] = "custom"
@@ -195,19 +223,29 @@ def _point_text(row: dict[str, Any], lang: str) -> str:
 
 
 def snippet(result: dict[str, Any], option: dict[str, Any], lang: str) -> dict[str, Any]:
-    """The serving command of one option with the framework / SDK version it needs."""
+    """The serving command of one option with the framework / SDK version it needs: a command
+    only for the framework the option was estimated with (a vllm serve line for NxD Inference's
+    static-batching figures would start another server than the one whose numbers are shown),
+    none beyond the model's maximum positions."""
+    from .. import data as calc_data
+    from ..positions import beyond_max_positions
     from ..snippets import snippet as serving_snippet
 
     params = option.get("perf_params") or {}
+    model_id = str(params.get("model", "custom"))
+    preset = calc_data.record("models", model_id) is not None
     made = serving_snippet(
-        model_id=str(params.get("model", "custom")), instance_id=option["instance"],
+        model_id=model_id, instance_id=option["instance"],
         tp=option["tp_degree"], batch=option["batch"], input_len=result["input_len"],
         output_len=result["output_len"], dtype=str(option.get("dtype") or "bf16"),
         kv_dtype=params.get("kv_dtype"),  # as given (the command sets only a given one)
+        framework=option.get("framework"),
+        beyond_max_positions=beyond_max_positions(
+            calc_data.model(model_id), result["input_len"] + result["output_len"])
+        if preset else None,
     ).as_dict()
     labels = ui(lang)
-    reasons = strings.table(lang, "steps", "reason")
-    notes = [reasons.get(str(r["key"]), str(r["key"])) for r in made["reasons"]]
+    notes = [reason_text(r, lang) for r in made["reasons"]]
     if not made["supported"] or made["text"] is None:
         return {"summary": labels["snippet_none"], "text": "", "version": "", "notes": notes}
     vllm = made.get("vllm_version") or made.get("framework_version") or ""
@@ -257,18 +295,55 @@ def _message(result: dict[str, Any], lang: str) -> str:
     return strings.table(lang, "steps", "reason").get(key, key)
 
 
+def reason_text(reason: dict[str, Any], lang: str) -> str:
+    """Why a setup is not offered, as a sentence in `lang`: the engine error's message
+    (presenter.error_message, the rejection's params in it, numbers and labels in `lang`), else
+    the key's short text of steps.toml [reason] (filled the same way); a template whose
+    placeholders the rejection cannot fill is not used, and then a plain sentence says that the
+    setup cannot run (never the key, never a placeholder)."""
+    from .presenter import error_message
+
+    key = str(reason.get("key"))
+    params = {k: v for k, v in (reason.get("params") or {}).items() if k != "field"}
+    field = REASON_FIELDS.get(key)
+    known = {*params, *(("field",) if field else ())}
+    if "with_field" in params:   # needs_field / not_with_field: the other field fills {value}
+        known.add("value")
+    error = {"field": field, "key": key, "params": params}
+    engine = (strings.table(lang, "errors", "error").get(key)
+              or strings.ui(lang, "trust_error").get(key))
+    if engine and set(_PLACEHOLDER.findall(engine)) <= known:
+        return error_message(error, lang)
+    short = strings.table(lang, "steps", "reason").get(key)
+    if short and set(_PLACEHOLDER.findall(short)) <= known:
+        # a template of no error table: error_message takes it as the error's own message
+        return error_message({**error, "key": None, "message": short}, lang)
+    return ui(lang)["rejected_other"]
+
+
 def _rejected(result: dict[str, Any], lang: str) -> list[str]:
-    reasons = strings.table(lang, "steps", "reason")
-    errors = strings.table(lang, "errors", "error")
     labels = ui(lang)
     out = []
     for entry in result["rejected"]:
-        key = str(entry["reason"]["key"])
-        why = reasons.get(key) or errors.get(key, key).split("{")[0].strip(" :") or key
+        why = reason_text(entry["reason"], lang)
         where = entry["instance"] if entry.get("tp_degree") is None else labels[
             "rejected_tp"].format(instance=entry["instance"], tp=entry["tp_degree"])
         out.append(f"{where}: {why}")
     return out
+
+
+def link_note(result: dict[str, Any], lang: str) -> str:
+    """Why some rows have no link into the speed calculator ("" when every row has one)."""
+    missing: dict[str, None] = {}
+    for option in result["options"]:
+        missing.update(dict.fromkeys(uncarried(option)))
+    if not missing:
+        return ""
+    if calculators.CONFIG_FIELD in missing:
+        return ui(lang)["no_link_config"]
+    labels = strings.field_labels(lang)
+    names = ("、" if lang == "ja" else ", ").join(labels.get(name, name) for name in missing)
+    return ui(lang)["no_link_fields"].format(names=names)
 
 
 def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -309,6 +384,7 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
     return {"message": _message(result, lang), "columns": columns, "rows": rows,
             "order": order, "chart": chart(result, rows, lang),
             "api": _api_note(result, lang), "rejected": _rejected(result, lang),
+            "link_note": link_note(result, lang),
             "rejected_heading": ui(lang)["rejected"].format(
                 count=numbers.number(len(result["rejected"]), lang, 0)),
             "count_text": ui(lang)["count"].format(count=numbers.number(len(options), lang, 0)),
@@ -323,7 +399,7 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
 # text is kept (least recently used out; forgotten with the data, whose strings it holds).
 ROWS_KEPT = 2048
 _ROWS: "OrderedDict[tuple[Any, ...], RowText]" = OrderedDict()
-type RowText = tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, Any]]
+type RowText = tuple[dict[str, dict[str, Any]], dict[str, str | None], dict[str, Any]]
 
 
 def _frozen(value: Any) -> Any:
@@ -352,7 +428,8 @@ def _row_text(result: dict[str, Any], option: dict[str, Any], keys: tuple[str, .
             cells[key] = {"text": band_text(value, lang), "value": None}
         else:
             cells[key] = {"text": value_text(key, value, lang), "value": units.raw_value(value)}
-    made = (cells, {"href": link_href(option), "text": ui(lang)["open_speed"]},
+    href = link_href(option)
+    made = (cells, {"href": href, "text": ui(lang)["open_speed" if href else "no_link"]},
             snippet(result, option, lang))
     _ROWS[memo_key] = made
     if len(_ROWS) > ROWS_KEPT:
@@ -377,3 +454,6 @@ def extend(shown: dict[str, Any], lang: str) -> None:
     """Add the advisor's table, chart, links and snippets to a present() result."""
     response = (shown.get("responses") or {}).get("main") or {}
     shown["advisor"] = table(response["result"], lang) if response.get("ok") else None
+    note = (shown["advisor"] or {}).get("link_note")
+    if note:   # under the form with the page's other notes (the rows' link cells name it)
+        shown["notes"] = [*shown.get("notes", []), {"key": "advisor_no_link", "text": note}]

@@ -82,8 +82,9 @@ def test_snippet_for_every_option(model: str, dtype: str) -> None:
 
 def test_unsupported_configurations_say_why() -> None:
     # (a model that fits one Inferentia core: no decoder preset does, and a setup that does
-    # not fit is refused before the framework lists are read)
-    inf1 = run("snippet", model="bert-base", instance="inf1.24xlarge", tp=1, batch=1,
+    # not fit is refused before the framework lists are read; an encoder gets no command:
+    # a custom model, whose fit is not checked)
+    inf1 = run("snippet", instance="inf1.24xlarge", tp=1, batch=1,
                input_len=128, output_len=128)
     assert inf1["text"] is None
     assert "framework_instance_unsupported" in {r["key"] for r in inf1["reasons"]}
@@ -116,7 +117,7 @@ def test_snippet_labels() -> None:
             input_len=128, output_len=128, kv_dtype="fp8"),
         run("snippet", instance="p4d.24xlarge", tp=8, batch=1, input_len=128, output_len=128,
             kv_dtype="int8"),
-        run("snippet", model="bert-base", instance="inf1.24xlarge", tp=1, batch=1,
+        run("snippet", instance="inf1.24xlarge", tp=1, batch=1,
             input_len=128, output_len=128),
     ]
     for result in results:
@@ -145,3 +146,49 @@ def test_a_snippet_is_refused_for_a_setup_that_would_not_start() -> None:
     # a KV dtype is checked against the hardware with or without a model
     failure = error("snippet", instance="g4dn.xlarge", tp=1, kv_dtype="bf16", **base)
     assert (failure["field"], failure["key"]) == ("kv_dtype", "dtype_not_supported")
+
+
+# ---- QA pass D, finding 7: commands that would not start are not offered ---------------------
+
+SNIPPET = dict(model="llama-3.1-8b", instance="inf2.24xlarge", batch=4, input_len=128,
+               output_len=128)
+
+
+def test_tp_that_does_not_split_the_heads_is_refused() -> None:
+    failure = error("snippet", **{**SNIPPET, "tp": 12})   # 32 heads: vLLM refuses TP 12
+    assert (failure["field"], failure["key"]) == ("tp", "heads_not_divisible")
+
+
+def test_an_encoder_gets_no_vllm_serve_command() -> None:
+    failure = error("snippet", model="bert-base", instance="inf2.xlarge", tp=1, batch=1,
+                    input_len=128, output_len=1)
+    assert (failure["field"], failure["key"]) == ("model", "not_a_decoder")
+
+
+def test_beyond_the_models_maximum_positions_there_is_no_command() -> None:
+    result = run("snippet", model="llama-2-7b", instance="inf2.48xlarge", tp=8, batch=1,
+                 input_len=8000, output_len=1000)
+    assert result["supported"] is False and result["text"] is None
+    assert result["reasons"] == [{"key": "snippet_beyond_positions", "params": {"max": 4096}}]
+
+
+@pytest.mark.parametrize(("instance", "framework", "family"), [
+    ("inf2.24xlarge", "vllm-neuron", "vllm-nxdi"), ("p5.48xlarge", "vllm-gpu", "vllm")])
+def test_the_framework_is_an_engine_framework_id(instance: str, framework: str,
+                                                 family: str) -> None:
+    """Its `framework` was matched against framework_support.toml's names, so every engine id
+    (vllm-neuron, vllm-gpu) came back "no serving framework in our data"."""
+    result = run("snippet", **{**SNIPPET, "instance": instance, "tp": 4, "framework": framework})
+    assert result["supported"] is True and "vllm serve" in result["text"]
+    chosen = next(r for r in support() if r["id"] == result["framework"])
+    assert chosen["framework"] == family
+
+
+def test_a_framework_the_commands_do_not_start_says_so() -> None:
+    result = run("snippet", **{**SNIPPET, "tp": 4, "framework": "nxd-inference"})
+    assert result["supported"] is False and result["text"] is None
+    assert [r["key"] for r in result["reasons"]] == ["snippet_framework_missing"]
+    for framework, key in (("tensorrt-llm", "framework_unsupported"),
+                           ("nxd-training", "unknown_choice")):
+        failure = error("snippet", **{**SNIPPET, "tp": 4, "framework": framework})
+        assert (failure["field"], failure["key"]) == ("framework", key)

@@ -51,8 +51,10 @@ function rowElement(advisor, row) {
     }
     tr.append(td);
   }
-  tr.append(element("td", { "data-field": "link" },
-    element("a", { href: row.link.href, "data-link": "speed" }, row.link.text)));
+  // no href: the option cannot be opened as it is (a pasted config.json; the note says why)
+  tr.append(element("td", { "data-field": "link" }, row.link.href
+    ? element("a", { href: row.link.href, "data-link": "speed" }, row.link.text)
+    : row.link.text));
   tr.append(snippetCell(advisor, row.snippet));
   return tr;
 }
