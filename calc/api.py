@@ -224,10 +224,9 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
 
 
 def snippet(req: inputs.Request) -> dict[str, Any]:
-    from .snippets import snippet as serving_snippet
-
     from . import frameworks
     from .memory import tp_is_valid
+    from .snippets import snippet as serving_snippet
 
     model = req.model
     instance = req.instance()
