@@ -7,9 +7,11 @@ memory check is ``calc.api.train_memory``.
 Per instance (filtered by ``family``), priced for (region, price_kind):
   1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device
      (api train_memory with ``recipe`` if given, else its default) —
-     ZeRO-3, full recomputation, sequence parallel, the largest allowed TP that divides the heads
-     (the layout with the least memory per device; it is reported, not a recommendation of how
-     to train);
+     ZeRO-3, sequence parallel, the largest allowed TP that divides the heads, and the
+     activation recomputation in train's order (the default training framework's mode first,
+     then the modes that keep fewer activations, up to full: a mode is used only if no count
+     fits with the one before). It is reported, not a recommendation of how to train; train
+     is called with that layout's ``recompute``, so time, cost and layout are one setup;
   2. deadline: count_deadline = ceil(time at count 1 / deadline) (train time is count⁻¹);
      count = max(memory count, deadline count), checked with api.train at that count;
   3. budget: options whose cost exceeds it are rejected (``over_budget``).
@@ -20,7 +22,7 @@ count is the smallest that meets the memory and the deadline. Ranked by cost, th
 import math
 from typing import Any
 
-from . import data, dtype_gate, inputs
+from . import data, dtype_gate, frameworks, inputs
 from .derivation import Derivation
 from .errors import CalcError
 from .price import hourly_price
@@ -41,27 +43,44 @@ def _layout_tp(model: ModelSpec, instance: InstanceSpec) -> int:
     return max(divisors) if divisors else 1
 
 
+def _recompute_modes(instance: InstanceSpec) -> tuple[str, ...]:
+    """train's order without a ``recompute`` (calc.fit_gate_api.recompute_candidates): the
+    default training framework's mode, then the modes that keep fewer activations."""
+    from .fit_gate_api import recompute_candidates
+
+    try:
+        default = frameworks.resolve(None, instance, "training").default_recompute
+    except CalcError:   # no training framework here: api train refuses the instance below
+        return ("full",)
+    return recompute_candidates(default)
+
+
 def _memory_count(
     base: dict[str, Any], model: ModelSpec, instance: InstanceSpec, max_count: int
 ) -> tuple[int | None, dict[str, Any], CalcError | None]:
     """(smallest fitting count on the 1, 2, 4, … ladder or None, the layout, the error
-    train_memory raised if it did)."""
+    train_memory raised if it did). The recompute modes are tried in train's order, each over
+    the whole ladder: the first that fits at some count is the layout's (train's time and
+    cost are for that mode; a later mode only saves memory and costs more FLOPs)."""
     from .api import train_memory
 
     tp = _layout_tp(model, instance)
-    layout = {"zero": 3, "recompute": "full", "sp": tp > 1, "tp": tp}
     params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len", "recipe")
               if name in base}
-    count = 1
-    while count <= max_count:
-        try:
-            result = train_memory(inputs.parse(
-                "train_memory", {**params, **layout, "instance": instance.id, "count": count}))
-        except CalcError as error:
-            return None, layout, error
-        if result["fits"]:
-            return count, layout, None
-        count *= 2
+    layout: dict[str, Any] = {}
+    for recompute in _recompute_modes(instance):
+        layout = {"zero": 3, "recompute": recompute, "sp": tp > 1, "tp": tp}
+        count = 1
+        while count <= max_count:
+            try:
+                result = train_memory(inputs.parse(
+                    "train_memory", {**params, **layout, "instance": instance.id,
+                                     "count": count}))
+            except CalcError as error:
+                return None, layout, error
+            if result["fits"]:
+                return count, layout, None
+            count *= 2
     return None, layout, None
 
 
@@ -113,6 +132,8 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
         train_params = {k: v for k, v in base.items() if k in train_keys}
         train_params["instance"] = instance.id
         memory_count, layout, failure = _memory_count(base, model, instance, max_count)
+        # time and cost for the layout's recompute mode (train's memory check then uses it too)
+        train_params["recompute"] = layout["recompute"]
         if failure is not None:
             rejected.append({"instance": instance.id, "reason": _reason(
                 failure.key, **{k: v for k, v in failure.params.items() if k != "field"})})

@@ -14,7 +14,7 @@ values, never raw params; ``req.echo`` (the params as sent) is only copied into 
 """
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -308,11 +308,26 @@ TRAIN_SEARCH_ZERO = (1, 3)
 TRAIN_MAX_COUNT_FACTOR = 64
 
 
-def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int,
-                    seq_len: int) -> tuple[dict[str, Any] | None, int | None, int]:
-    """The first parallel layout (TP within an instance, PP, ZeRO 1 then 3, full
-    recomputation, sequence parallelism, micro-batch 1, the first optimizer recipe) under which
-    training fits per device: (layout or None, smallest per-device bytes seen, capacity)."""
+def recompute_candidates(default: str, given: str | None = None) -> tuple[str, ...]:
+    """The activation recompute modes the training memory check may use, in the order tried: the
+    one asked for alone (a layout with another mode would not be the setup asked about); else
+    the framework's default, then each mode that keeps fewer activations, up to full."""
+    from .training_memory import RECOMPUTE_MODES
+
+    if given is not None:
+        return (given,)
+    if default not in RECOMPUTE_MODES:
+        return ("full",)
+    return RECOMPUTE_MODES[RECOMPUTE_MODES.index(default):]
+
+
+def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq_len: int,
+                    recompute: Sequence[str] = ("full",),
+                    ) -> tuple[dict[str, Any] | None, int | None, int]:
+    """The first parallel layout (recompute mode in the order of ``recompute``, then ZeRO 1
+    then 3, TP within an instance, PP; sequence parallelism, micro-batch 1, the first optimizer
+    recipe) under which training fits per device: (layout or None, smallest per-device bytes
+    seen, capacity). A mode is tried only when no layout of an earlier one fits."""
     from .training_memory import recipes, train_memory
 
     recipe_name = sorted(recipes())[0]
@@ -322,47 +337,86 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int,
     tps = [t for t in sorted(instance.tp_degrees)
            if model.heads % t == 0 and t <= instance.logical_cores]
     pps = [p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= model.layers]
-    for zero in TRAIN_SEARCH_ZERO:
-        for tp in tps:
-            for pp in pps:
-                if tp * pp > available:
-                    continue
-                try:
-                    result = train_memory(
-                        model, instance, count=count, recipe_name=recipe_name,
-                        zero_stage=zero, recompute="full", sp=True, tp=tp, pp=pp, dp=None,
-                        micro_batch=1, seq_len=seq_len,
-                    )
-                except CalcError:
-                    continue
-                if smallest is None or result.per_device_bytes < smallest:
-                    smallest = result.per_device_bytes
-                if result.fits:
-                    return ({"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
-                             "recompute": "full", "sp": True, "recipe": recipe_name,
-                             "micro_batch": 1, "per_device_bytes": result.per_device_bytes},
-                            smallest, capacity)
+    for mode in recompute:
+        for zero in TRAIN_SEARCH_ZERO:
+            for tp in tps:
+                for pp in pps:
+                    if tp * pp > available:
+                        continue
+                    try:
+                        result = train_memory(
+                            model, instance, count=count, recipe_name=recipe_name,
+                            zero_stage=zero, recompute=mode, sp=True, tp=tp, pp=pp, dp=None,
+                            micro_batch=1, seq_len=seq_len,
+                        )
+                    except CalcError:
+                        continue
+                    if smallest is None or result.per_device_bytes < smallest:
+                        smallest = result.per_device_bytes
+                    if result.fits:
+                        return ({"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
+                                 "recompute": mode, "sp": True, "recipe": recipe_name,
+                                 "micro_batch": 1, "per_device_bytes": result.per_device_bytes},
+                                smallest, capacity)
     return None, smallest, capacity
+
+
+def train_recompute_modes(req: inputs.Request, instance: InstanceSpec) -> tuple[str, ...]:
+    """The recompute modes a train request's memory check may use (``recompute_candidates``):
+    the one given, else its training framework's default and the modes that save more."""
+    given = req.get_opt_text("recompute")
+    if given is not None:
+        return (given,)
+    framework = frameworks.resolve(req.get_opt_text("framework"), instance, "training")
+    return recompute_candidates(framework.default_recompute)
+
+
+def retrain(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
+            instance: InstanceSpec, hourly: HourlyPrice, recompute: str) -> dict[str, Any]:
+    """``result`` (api train's estimate) again with the recompute mode of the layout that fits:
+    the same inputs as calc.api.train, so time, cost and derivation are that mode's."""
+    from .flops import train as estimate
+
+    if result.get("peak_missing_reason") is not None:   # no time to redo: the mode is named
+        return {**result, "recompute": recompute}
+    again = estimate(
+        model, instance, count=int(result["count"]), tokens=int(result["tokens"]),
+        seq_len=int(result["seq_len"]), dtype=str(result["dtype"]),
+        mfu=req.get_opt_float("mfu"), usd_per_hour=hourly.usd_per_hour,
+        price_missing_reason=hourly.missing_reason, framework=req.get_opt_text("framework"),
+        recompute=recompute,
+    ).as_dict()
+    return {**result, **again}
 
 
 def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
                 instance: InstanceSpec, hourly: HourlyPrice) -> dict[str, Any]:
     """The train answer gated by a training-memory fit: time and cost only when some layout
-    fits (``training_layout`` says which); else null, with more instances suggested."""
+    fits (``training_layout`` says which); else null, with more instances suggested.
+
+    The memory check and the time are for one setup: with ``recompute`` given, only layouts
+    with that mode count; without it, the framework's default is tried first, then the modes
+    that save more memory, and the time and cost are then recomputed for the mode of the
+    layout that fits (``recompute`` = ``training_layout.recompute``)."""
     count = int(result["count"])
     seq_len = int(result["seq_len"])
-    layout, smallest, capacity = training_layout(model, instance, count=count, seq_len=seq_len)
+    modes = train_recompute_modes(req, instance)
+    layout, smallest, capacity = training_layout(model, instance, count=count, seq_len=seq_len,
+                                                 recompute=modes)
     extras = {**price_fields(hourly), "price_kind": req.get_text("price_kind"),
               "training_layout": layout, "fit_reason": None, "suggestions": [],
               "peak_is_proxy": peak_is_proxy(instance, str(result["dtype"])) is not None}
     if layout is not None:
+        if result.get("recompute") != layout["recompute"]:
+            result = retrain(req, result, model, instance, hourly, str(layout["recompute"]))
         return {**result, "fits": True, **extras}
     reason = {"key": "training_does_not_fit", "params": {
         "count": count, "per_device_bytes": smallest, "capacity_per_device_bytes": capacity}}
     suggestions = []
     more = count * 2
     while more <= count * TRAIN_MAX_COUNT_FACTOR:
-        if training_layout(model, instance, count=more, seq_len=seq_len)[0] is not None:
+        if training_layout(model, instance, count=more, seq_len=seq_len,
+                           recompute=modes)[0] is not None:
             suggestions.append({"change": "count", "value": more,
                                 "params": {**req.echo, "count": more},
                                 "reason_key": "suggest_count", "tp_degree": None})
