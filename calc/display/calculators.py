@@ -69,6 +69,10 @@ class Field:
                      "group": str(i.get("kind", "neuron"))} for i in data.records("instances")]
         elif self.name == "region":
             ids = sorted({str(p["region"]) for p in data.records("prices")})
+        elif self.name == "framework":   # serving pages: the inference ones ("": automatic)
+            from .. import frameworks
+
+            ids = ["", *frameworks.ids("inference")]
         else:
             param = inputs.PARAMS[self.name]
             if param.type == "int":
@@ -192,6 +196,7 @@ PERFORMANCE = Calculator(
         # on Inferentia, so an Inferentia default would open Training mode on an error)
         Field("instance", "trn1.32xlarge"),
         Field("dtype", modes=("inference",)),
+        Field("framework", modes=("inference",)),   # "": the hardware's default (issue 15)
         Field("batch", 1, modes=("inference",)),
         Field("input_len", 128, modes=("inference",)),
         Field("output_len", 128, modes=("inference",)),
@@ -207,8 +212,8 @@ PERFORMANCE = Calculator(
     modes=(
         Mode("inference",
              requests=(Request("main", "perf",
-                               (*MODEL_PARAMS, "instance", "dtype", "batch", "input_len",
-                                "output_len", "tp", *_OBJECTIVE_PARAM, "region",
+                               (*MODEL_PARAMS, "instance", "dtype", "framework", "batch",
+                                "input_len", "output_len", "tp", *_OBJECTIVE_PARAM, "region",
                                 "price_kind")),),
              outputs=_outputs("ttft_s", "tpot_s", "output_tokens_per_s",
                               "output_tokens_per_s_per_replica", "replicas", "prefill_bound",
@@ -233,6 +238,7 @@ PRICE = Calculator(
         Field("region", "us-east-1"),
         Field("hours", 730),
         Field("model", "llama-3.1-8b"),
+        Field("framework", modes=("serving",)),   # "": the hardware's default (issue 15)
         Field("batch", 8, modes=("serving",)),
         Field("input_len", 128, modes=("serving",)),
         Field("output_len", 128, modes=("serving",)),
@@ -247,8 +253,8 @@ PRICE = Calculator(
              requests=(
                  Request("main", "price", ("instance", "region", "hours")),
                  Request("tokens", "perf",
-                         ("model", "instance", "region", "batch", "input_len", "output_len",
-                          *_OBJECTIVE_PARAM)),  # dtype: the hardware's default
+                         ("model", "instance", "region", "framework", "batch", "input_len",
+                          "output_len", *_OBJECTIVE_PARAM)),  # dtype: the hardware's default
                  Request("compare", "compare", ("region", "hours")),
              ),
              outputs=(*_outputs("usd_per_hour", "usd_total", "usd_per_month",
@@ -277,7 +283,7 @@ PRICE = Calculator(
 # "Which instance?" (issue 11): its table, Pareto chart, links and snippets are added to the
 # present() result by calc.display.advisor
 ADVISOR_PARAMS = (*MODEL_PARAMS, "input_len", "output_len", "request_rate", "tokens_per_day",
-                  "ttft_max", "tpot_max", "family", "price_kind", "region", "dtype")
+                  "ttft_max", "tpot_max", "family", "price_kind", "region", "dtype", "framework")
 ADVISOR = Calculator(
     name="advisor",
     fields=(
@@ -293,6 +299,7 @@ ADVISOR = Calculator(
         Field("price_kind", "on-demand"),
         Field("region", "us-east-1"),
         Field("dtype", "bf16"),
+        Field("framework"),   # "": each instance's default (issue 15)
     ),
     modes=(
         Mode("default",

@@ -33,7 +33,8 @@ from .parse import parse_number
 
 NUMERIC_CONTROLS = ("int", "number")
 LIST_SEPARATOR = {"ja": "、", "es": "; "}
-EMPTY_MEANS_AUTO = ("dtype",)   # its select offers "" (auto: the instance's default dtype)
+# their selects offer "" (auto: the instance's default dtype / framework)
+EMPTY_MEANS_AUTO = ("dtype", "framework")
 
 
 def _typed(spec: calculators.Calculator, values: dict[str, str], lang: str
@@ -320,16 +321,24 @@ def _gate_responses(responses: dict[str, Any], blocked: set[str]) -> dict[str, A
 
 def _choices(spec: calculators.Calculator, values: dict[str, str], lang: str
              ) -> tuple[dict[str, list[dict[str, str]]], list[dict[str, str]]]:
-    """Options that depend on other inputs: the dtypes of the chosen instance."""
+    """Options that depend on other inputs: the dtypes and serving frameworks of the chosen
+    instance (the advisor, which has none: the frameworks of the family's instances)."""
     names = {f.name for f in spec.fields}
-    if "dtype" not in names:
-        return {}, []
-    supported, note = trust.dtype_choices(values.get("instance"), lang)
-    all_dtypes = [o["value"] for o in calculators.field(spec, "dtype").choices(())]
-    offered = supported if supported is not None else all_dtypes
-    options = [{"value": "", "label": trust.text(lang, "dtype_auto")}]
-    options += [{"value": d, "label": d} for d in offered]
-    return {"dtype": options}, ([{"key": "dtypes", "text": note}] if note else [])
+    choices: dict[str, list[dict[str, str]]] = {}
+    notes: list[dict[str, str]] = []
+    if "dtype" in names:
+        supported, note = trust.dtype_choices(values.get("instance"), lang)
+        all_dtypes = [o["value"] for o in calculators.field(spec, "dtype").choices(())]
+        offered = supported if supported is not None else all_dtypes
+        options = [{"value": "", "label": trust.text(lang, "dtype_auto")}]
+        options += [{"value": d, "label": d} for d in offered]
+        choices["dtype"] = options
+        notes += [{"key": "dtypes", "text": note}] if note else []
+    if "framework" in names:
+        choices["framework"] = trust.framework_choices(
+            values.get("instance") if "instance" in names else None,
+            values.get("family") if "family" in names else None, lang)
+    return choices, notes
 
 
 def present(request: dict[str, Any], lang: str) -> dict[str, Any]:

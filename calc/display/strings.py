@@ -55,6 +55,7 @@ CHOICE_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
     "recompute": (("calculators", "recompute"),),
     "recipe": (("calculators", "recipe"),),
     "attention": (("calculators", "attention"),),
+    "framework": (("calculators", "framework"),),
 }
 # options that are names (models and instances by their data names, AWS regions, dtypes as the
 # docs and the dtype note write them: bf16, fp8) or numbers (ZeRO stage 0-3): shown as they are

@@ -188,6 +188,39 @@ def band_text(value_shown: str, result: dict[str, Any], field: str, unit: str,
     return text(lang, "band", value=value_shown, low=low, high=high), basis_text
 
 
+def framework_choices(instance: str | None, family: str | None, lang: str
+                      ) -> list[dict[str, str]]:
+    """The serving framework select: "" (automatic: the instance's default, named) and the
+    inference frameworks that run on the instance's chip; with no instance (the advisor), those
+    that run on some instance of the family. An unknown instance: every inference framework
+    (the instance's own error is shown next to it)."""
+    from .. import frameworks
+
+    spec = None
+    if instance:
+        try:
+            spec = data.instance(instance)
+        except CalcError:
+            spec = None
+    if spec is not None:
+        chips = {spec.chip.id}
+        try:
+            auto = text(lang, "framework_auto_named", name=strings.choice_label(
+                "framework", frameworks.default_for(spec).id, lang))
+        except CalcError:   # no serving framework runs here (Inferentia 1): said by perf
+            auto = text(lang, "framework_auto")
+    else:
+        chips = {i.chip.id for i in map(data.instance, data.instance_ids())
+                 if not family or family == "all" or i.kind == family}
+        auto = text(lang, "framework_auto")
+    offered = [fw for fw in frameworks.ids("inference")
+               if any(frameworks.get(fw).supports(chip) for chip in chips)]
+    if instance and spec is None:
+        offered = frameworks.ids("inference")
+    return [{"value": "", "label": auto}] + [
+        {"value": fw, "label": strings.choice_label("framework", fw, lang)} for fw in offered]
+
+
 def dtype_choices(instance: str | None, lang: str) -> tuple[list[str] | None, str | None]:
     """The dtypes the instance has (engine kind `dtypes`) and a sentence saying why; (None, None)
     when the engine cannot tell (every schema dtype is offered)."""

@@ -49,6 +49,10 @@ def test_option_values_stay_the_ids(lang):
         assert values == [o["value"] for o in field.choices(spec.mode_ids())]
         if field.name == "mode":
             assert values == list(spec.mode_ids())
+        elif field.name == "framework":   # serving pages: automatic, then the inference ones
+            from calc import frameworks
+
+            assert values == ["", *frameworks.ids("inference")]
         elif field.control() == "choice" and inputs.PARAMS[field.name].type == "choice":
             assert values == [str(c) for c in inputs.PARAMS[field.name].choices()]
 
