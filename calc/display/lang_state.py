@@ -5,8 +5,10 @@ The query string holds inputs as typed, in the page language (calc.display.parse
 "1,500" means 1500 in English and 1.5 in Spanish, so the language switcher must not copy the text:
 it takes this table, made by the presenter, and JavaScript only moves the strings into the links.
 A number is written in its plain form (no group separators: "1500", "0,35" in Spanish), which
-every language's parser reads as the same value; choices and text go through unchanged, and a
-field that did not parse is carried as typed (the other page then shows the same error).
+every language's parser reads as the same value; choices and text go through unchanged. A field
+with an error is left out: its text can be a valid, different number in the other language
+(Spanish "10,000" is refused as ambiguous, English reads 10000), so the language switcher drops
+it and names it (`dropped=`, calc-widget.js carriedTo), never carries it as typed.
 
 Link facts: what a share link says besides the form's inputs, which calc-widget.js and
 calc-pin.js send to present() as the request's `link`: {"twice": {field: [every value the link
@@ -46,14 +48,16 @@ _THOUSANDS_FORM = re.compile(r"^-?[1-9]\d{0,2}\.\d{3}(?=e|$)")
 
 def values_by_lang(values: dict[str, str], typed: dict[str, Any],
                    failed: set[str]) -> dict[str, dict[str, str]]:
-    """{lang: {field: text}} for every site language."""
+    """{lang: {field: text}} for every site language; a field in `failed` (with an error) is
+    left out."""
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
         shown: dict[str, str] = {}
         for name, text in values.items():
             value = typed.get(name)
-            if (name not in failed and isinstance(value, int | float)
-                    and not isinstance(value, bool)):
+            if name in failed:
+                continue
+            if isinstance(value, int | float) and not isinstance(value, bool):
                 shown[name] = plain_number(value, lang)
             else:
                 shown[name] = text

@@ -411,7 +411,8 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "mode": mode.id,
         "values": values,
         # ux (issue 14): the same inputs as each language's page reads them (language switcher)
-        "values_by_lang": lang_state.values_by_lang(values, typed, set(parse_errors)),
+        "values_by_lang": lang_state.values_by_lang(
+            values, typed, set(parse_errors) | {str(e["field"]) for e in errors}),
         "ok": bool(responses.get("main", {}).get("ok")),
         "outputs": outputs,
         "errors": errors,

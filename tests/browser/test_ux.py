@@ -6,6 +6,7 @@ pinning a result. Expected text always comes from calc.display.present in CPytho
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -20,6 +21,7 @@ from ux_helpers import (
 from calc.display import calculators, present
 
 pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
 
 # one calculator per language and viewport, so each language and each calculator is covered
 SUMMARY_PAGES = (("en", "memory", "batch", "4"), ("ja", "performance", "batch", "4"),
@@ -242,6 +244,44 @@ def test_language_switch_without_an_answer_names_what_it_left_out(browser_site: 
     assert "dropped" not in query_values(page.url)
     page.wait_for_function("() => !document.querySelector('.nfg-calc__notes').textContent"
                            ".includes(" + repr(expected[0][:30]) + ")", timeout=10_000)
+
+
+@pytest.mark.parametrize(("source", "target", "name", "field", "text"), [
+    ("es", "en", "price", "hours", "10,000"),   # refused in Spanish; English reads 10000
+    ("en", "es", "memory", "hf_config", None),  # a pasted config.json: never in an address
+])
+def test_language_switch_drops_what_it_cannot_carry(browser_site: Any, ux_page: Any,
+                                                    source: str, target: str, name: str,
+                                                    field: str, text: str | None) -> None:
+    """QA pass C F1/F4: an input in error went over as typed (Spanish "10,000" became 10,000
+    hours, live, on the English page); a pasted config.json went into the link (a large one
+    gave "414 Request-URI Too Long"). Both are left out and named on the other page."""
+    page = ux_page(page_url(browser_site.base_url, source, name), "desktop")
+    ready(page)
+    if text is None:   # a custom model from a config.json
+        config = (ROOT / "tests/calc/hf_configs" / "llama-3.2-1b.json").read_text()
+        set_input(page, "model", "custom")
+        page.fill('.nfg-calc [name="hf_config"]', config)
+        page.wait_for_function(
+            "() => document.querySelector('.nfg-calc').dataset.results === 'live'",
+            timeout=30_000)
+    else:
+        set_input(page, field, text)
+        page.wait_for_function(
+            "() => document.querySelector('.nfg-calc').dataset.results === 'error'",
+            timeout=30_000)
+    page.eval_on_selector(f'.md-header a[hreflang="{target}"]', "a => a.click()")
+    page.wait_for_url(re.compile("^" + re.escape(page_url(browser_site.base_url, target, name))
+                                 + "\\?"), timeout=20_000)
+    query = dict(parse_qsl(urlsplit(page.url).query, keep_blank_values=True))
+    assert field not in query and query.get("dropped") == field, query
+    ready(page)
+    page.wait_for_selector('.nfg-calc__notes li[data-note="not_carried"]', timeout=30_000)
+    values = {k: v for k, v in query.items() if k != "dropped"}
+    shown = present({"calculator": name, "values": values, "link": {"dropped": [field]}}, target)
+    expected = [n["text"] for n in shown["notes"] if n["key"] == "not_carried"]
+    assert page.inner_text('.nfg-calc__notes li[data-note="not_carried"]') == expected[0]
+    assert not page.errors, page.errors
 
 
 # ---- 3. price: serving and training, each with only its inputs ---------------------------------

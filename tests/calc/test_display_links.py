@@ -223,3 +223,21 @@ def test_an_invalid_pin_reason_is_worked_out_once() -> None:
     after = presenter._pin_reason.cache_info()
     assert after.hits == before.hits + 1 and after.misses == before.misses
     assert _pin_note(first) == _pin_note(again)
+
+
+@pytest.mark.parametrize(("lang", "calculator", "field", "text"), [
+    ("es", "price", "hours", "10,000"),     # refused as ambiguous here, 10000 in English
+    ("es", "price", "hours", "1.500"),      # 1.5 in English
+    ("en", "price", "hours", "1,5"),        # 1.5 in Spanish
+    ("en", "price", "hours", "1.500,5"),    # 1500.5 in Spanish
+    ("ja", "memory", "seq_len", "1.024"),   # parsed, refused as not whole: not rewritten
+])
+def test_an_input_with_an_error_is_not_carried_to_another_language(
+        lang: str, calculator: str, field: str, text: str) -> None:
+    """QA pass C F1/F10: an input in error went to the other language's page as typed, where it
+    can be a valid, different number (shown live there)."""
+    shown = _present(calculator, {field: text}, lang)
+    assert [e["field"] for e in shown["errors"]] == [field]  # type: ignore[index]
+    for other in LANGS:
+        assert field not in shown["values_by_lang"][other]  # type: ignore[index]
+        assert "instance" in shown["values_by_lang"][other]  # type: ignore[index]

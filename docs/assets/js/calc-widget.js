@@ -159,10 +159,11 @@ class CalculatorWidget {
 
   // The inputs as the page in `lang` reads them: {values, dropped}. Python writes the numbers of
   // an input its newest answer read for that language ("10,000" here is "10000" in Spanish). An
-  // input typed since (or not yet read: a link still loading) is never carried as typed, because
-  // the same text can be another number there ("12.345" is 12345 in Spanish, 12.345 in English):
-  // a select carries its id, a text input is dropped and named in `dropped`, which the other page
-  // says in a note; so is an input this page was itself opened without.
+  // input typed since (or not yet read: a link still loading), or one with an error (Python
+  // leaves it out of values_by_lang), is never carried as typed, because the same text can be
+  // another number there ("12.345" is 12345 in Spanish, 12.345 in English): a select carries its
+  // id, a text input is dropped and named in `dropped`, which the other page says in a note; so
+  // is a pasted config.json, and an input this page was itself opened without.
   carriedTo(lang) {
     const shown = this.lastDisplay || this.lastGood;
     const read = (shown && shown.values) || {};
@@ -171,6 +172,12 @@ class CalculatorWidget {
     const values = {};
     for (const [name, text] of Object.entries(this.rawValues())) {
       if (this.linkDropped.includes(name)) continue;
+      // a pasted config.json: never in an address (writeUrl leaves it out too; a large one
+      // makes the link too long to open), so it is named instead
+      if (this.controls.get(name).tagName === "TEXTAREA") {
+        if (text !== "") dropped.push(name);
+        continue;
+      }
       if (read[name] === text && name in byLang) values[name] = byLang[name];
       else if (this.controls.get(name).tagName === "SELECT") values[name] = text;
       else dropped.push(name);
@@ -178,12 +185,15 @@ class CalculatorWidget {
     return { values, dropped };
   }
 
-  // Resolves once an answer reads the inputs on screen, the worker has failed, or after `ms`.
+  // Resolves once an answer reads the inputs on screen (and the link's pin is restored or
+  // refused), the worker has failed, or after `ms`.
   settled(ms) {
     const start = Date.now();
     return new Promise((resolve) => {
       const check = () => {
-        if (this.answered() || this.client.status.state === "failed" || Date.now() - start > ms) {
+        const restoring = this.root.nfgPin && this.root.nfgPin.restoring;
+        if ((this.answered() && !restoring) || this.client.status.state === "failed"
+            || Date.now() - start > ms) {
           resolve();
         } else {
           setTimeout(check, 50);

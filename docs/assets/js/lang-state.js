@@ -22,7 +22,8 @@
     return found;
   }
 
-  function queryFor(lang) {
+  // final: the link is followed now, so a pin still being restored (not yet checked) is left out
+  function queryFor(lang, final) {
     var query = new URLSearchParams(window.location.search);
     var roots = widgets();
     for (var i = 0; i < roots.length; i++) {
@@ -49,18 +50,18 @@
       if (pin && pin.queryFor) {
         var pinned = pin.queryFor(lang);
         if (pinned) query.set("pin", pinned);
-        else if (pinned === null) query.delete("pin");
+        else if (pinned === null || final) query.delete("pin");
         // undefined: the link's pin is kept as it is (being restored, or refused and announced)
       }
     }
     return query.toString();
   }
 
-  function rewrite(link) {
+  function rewrite(link, final) {
     var lang = link.getAttribute("hreflang");
     if (!lang) return;
     var url = new URL(link.getAttribute("href"), window.location.href);
-    var query = queryFor(lang);
+    var query = queryFor(lang, final);
     url.search = query ? "?" + query : "";
     url.hash = window.location.hash;
     link.setAttribute("href", url.href);
@@ -82,7 +83,8 @@
   function waitForAnswers(link, event) {
     var waiting = widgets().filter(function (root) {
       var widget = root.nfgWidget;
-      return !widget.answered() && widget.client.status.state !== "failed";
+      var restoring = root.nfgPin && root.nfgPin.restoring; // the link's pin: checked first
+      return (!widget.answered() || restoring) && widget.client.status.state !== "failed";
     });
     if (!waiting.length) return false;
     if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) {
@@ -93,12 +95,15 @@
     if (link.dataset.nfgWaiting) return true; // a second click while waiting: the first one goes
     link.dataset.nfgWaiting = "true";
     link.setAttribute("aria-busy", "true");
+    // seen while it waits: a busy cursor and the link marked (site.css), not a dead click
+    document.documentElement.setAttribute("data-nfg-switching", "true");
     var limit = waitMs();
     Promise.all(waiting.map(function (root) { return root.nfgWidget.settled(limit); }))
       .then(function () {
         delete link.dataset.nfgWaiting;
         link.removeAttribute("aria-busy");
-        rewrite(link);
+        document.documentElement.removeAttribute("data-nfg-switching");
+        rewrite(link, true);
         window.location.assign(link.href);
       });
     return true;
