@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from . import data, frameworks, inputs, memory
 from .derivation import Derivation
 from .errors import CalcError
+from .positions import beyond_max_positions
 from .price import HourlyPrice, hourly_price, hourly_price_uncached
 from .specs import InstanceSpec, ModelSpec
 
@@ -374,6 +375,7 @@ def advise(req: inputs.Request) -> dict[str, Any]:
         "message": message,
         **api,
         "perf_evaluations": search.perf_calls,
+        "beyond_max_positions": beyond_max_positions(model, load.input_len + load.output_len),
         "derivation": steps.as_list(),
     }
 

@@ -42,6 +42,11 @@ def _reason(reason: dict[str, Any]) -> str:
     return f"{label}" + (f" ({values})" if values else "")
 
 
+BEYOND_POSITIONS = ("the sequence is longer than the model's maximum positions ({max:,} tokens): "
+                    "the model was not trained for it (it needs RoPE scaling or a long-context "
+                    "variant)")
+
+
 def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
     lines: list[str] = []
     if kind == "advise":
@@ -64,6 +69,8 @@ def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
             )
     if result.get("message"):
         lines.append(f"note: {_reason(result['message'])}")
+    if result.get("beyond_max_positions"):
+        lines.append(f"note: {BEYOND_POSITIONS.format(max=result['beyond_max_positions'])}")
     rejected = result["rejected"]
     if rejected:
         lines.append(f"rejected: {len(rejected)}")

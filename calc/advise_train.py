@@ -25,6 +25,7 @@ from typing import Any
 from . import data, dtype_gate, frameworks, inputs
 from .derivation import Derivation
 from .errors import CalcError
+from .positions import beyond_max_positions
 from .price import hourly_price
 from .specs import InstanceSpec, ModelSpec
 
@@ -209,6 +210,7 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
         "price_kind": price_kind,
         "family": family,
         "max_count": max_count,
+        "beyond_max_positions": beyond_max_positions(model, seq_len),
         "options": options,
         "rejected": rejected,
         "message": message,

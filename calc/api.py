@@ -48,7 +48,9 @@ def perf(req: inputs.Request) -> dict[str, Any]:
 
     model = req.need_model()
     answer = fit_gate_api.perf(req)
-    tokens = req.get_int("input_len") + req.get_int("output_len")
+    # the longest sequence the request or its compiled graph (compiled_seq_len) holds
+    tokens = max(req.get_int("input_len") + req.get_int("output_len"),
+                 req.get_opt_int("compiled_seq_len") or 0)
     return {**answer, "active_params": model.active_params,
             "beyond_max_positions": beyond_max_positions(model, tokens)}
 
@@ -154,6 +156,8 @@ def compare(req: inputs.Request) -> dict[str, Any]:
         "hours": hours,
         "price_kind": kind,
         "model": None if model is None else model.id,
+        "beyond_max_positions": None if model is None else beyond_max_positions(
+            model, req.get_int("input_len") + req.get_int("output_len")),
         "objective": req.get_text("objective"),
         "rows": rows,
         "derivation": [],

@@ -505,6 +505,10 @@ def summary(kind: str, result: dict[str, Any]) -> str:
         f"{field:<36} {_format(result.get(field), field)}" for field in SUMMARY_FIELDS[kind]
         if field in result and not (field in SHOWN_WHEN_SET and result[field] is None)
     ]
+    if result.get("beyond_max_positions"):
+        from .advise_text import BEYOND_POSITIONS
+
+        lines.append(f"note: {BEYOND_POSITIONS.format(max=result['beyond_max_positions'])}")
     if kind in PRICED:
         lines.append(f"{'price':<36} {price_text(result)}")
     if result.get("fits") is False and kind in ("perf", "train"):

@@ -64,3 +64,36 @@ def test_page_note_in_every_language(lang: str) -> None:
     short = present({"calculator": "memory",
                      "values": {"model": "llama-2-7b", "seq_len": "2048"}}, lang)
     assert not [n for n in short["notes"] if n["key"] == "beyond_positions"]
+
+
+@pytest.mark.parametrize(("kind", "params"), [
+    ("advise", {"input_len": 8000, "output_len": 100}),
+    ("advise_train", {"seq_len": 8192, "tokens": 10**9, "deadline_h": 100}),
+    ("compare", {"input_len": 8000, "output_len": 100, "instances": ["inf2.48xlarge"]}),
+    ("perf", {"instance": "inf2.48xlarge", "input_len": 128, "output_len": 128,
+              "compiled_seq_len": 8192}),
+])
+def test_the_advisors_compare_and_compiled_graphs_carry_it(kind: str,
+                                                          params: dict[str, object]) -> None:
+    """QA pass D finding 8 / pass C F7: the advisor answered 8,000-token prompts for a 4,096-
+    position model with no note; a graph compiled longer than the model's positions said
+    nothing."""
+    response = run({"kind": kind, "params": {"model": "llama-2-7b", **params}})
+    assert response["ok"], response
+    assert response["result"]["beyond_max_positions"] == 4096
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_advisor_page_says_it(lang: str) -> None:
+    shown = present({"calculator": "advisor",
+                     "values": {"model": "llama-2-7b", "input_len": "8000"}}, lang)
+    notes = [n["text"] for n in shown["notes"] if n["key"] == "beyond_positions"]
+    assert notes == [trust.text(lang, "beyond_positions", max=number(4096, lang, 6))]
+
+
+def test_cli_advise_says_it_in_words() -> None:
+    done = subprocess.run([sys.executable, "-m", "calc", "advise", "--model", "llama-2-7b",
+                           "--input-len", "8000", "--output-len", "100"], cwd=ROOT,
+                          capture_output=True, text=True, check=True, timeout=300).stdout
+    assert "note: the sequence is longer than the model's maximum positions (4,096 tokens)" \
+        in done
