@@ -6,6 +6,8 @@ records (ARCHITECTURE.md §1), keyed by data file, table, record and English fie
     ["sources/hardware".source."aws-inf2"]
     title = "..."
     [prices.price."trn2.3xlarge ap-southeast-4 on-demand"]   # price: "instance region kind"
+    [api_prices.api_price."llama-3.1-405b Amazon Bedrock on-demand us-east-1"]
+                                            # api_price: "model provider offer region"
     [support_matrix.status."beta"]
     en = "..."              # `en`: the language's own field (glossary, status labels)
 
@@ -23,7 +25,7 @@ from typing import Any
 OVERLAY_FILE = "data.toml"
 ENGLISH = "en"
 # data files that are not checked record files but carry texts (optional)
-EXTRA_FILES = ("support_matrix.toml",)
+EXTRA_FILES = ("support_matrix.toml", "api_prices.toml")
 
 Record = dict[str, Any]
 
@@ -41,8 +43,10 @@ def overlay_lang(path: str) -> str | None:
 
 
 def record_id(table: str, rec: Record) -> str | None:
-    if table == "price":
-        parts = (rec.get("instance"), rec.get("region"), rec.get("kind"))
+    if table in ("price", "api_price"):   # "instance region kind" / "model provider offer region"
+        parts = ((rec.get("instance"), rec.get("region"), rec.get("kind")) if table == "price"
+                 else (rec.get("model"), rec.get("provider"), rec.get("offer"),
+                       rec.get("region")))
         return " ".join(str(p) for p in parts) if all(isinstance(p, str) for p in parts) else None
     found = rec.get("id")
     return found if isinstance(found, str) else None

@@ -258,6 +258,21 @@ def snippet(result: dict[str, Any], option: dict[str, Any], lang: str) -> dict[s
             "notes": notes}
 
 
+def _api_missing_reason(found: dict[str, Any], lang: str) -> str:
+    """Why the API price is not given, in `lang` (the record's `*_missing` text through
+    calc.display.data_text: data/i18n/<lang>/data.toml), output price first like break_even."""
+    from . import data_text
+
+    for raw in data.records("api_prices"):
+        if all(str(raw.get(k, "")) == str(found.get(k, "")) for k in
+               ("model", "provider", "offer", "region", "as_of")):
+            for field in ("usd_per_million_output_tokens", "usd_per_million_input_tokens"):
+                reason = data_text.missing(raw, field, lang)[0]
+                if reason:
+                    return reason
+    return str(found.get("missing_reason") or "")
+
+
 def _api_note(result: dict[str, Any], lang: str) -> dict[str, Any] | None:
     found = result.get("api_price")
     if not found:
@@ -270,7 +285,7 @@ def _api_note(result: dict[str, Any], lang: str) -> dict[str, Any] | None:
         sources.append({"text": title, "href": f"{SOURCES_PAGE}#{source_id}"})
     if found.get("missing_reason") or result.get("api_usd_per_request") is None:
         text = labels["api_missing"].format(provider=found.get("provider", ""),
-                                            reason=found.get("missing_reason") or "")
+                                            reason=_api_missing_reason(found, lang))
     else:
         text = labels["api_price"].format(
             provider=found.get("provider", ""),

@@ -289,3 +289,17 @@ def test_a_param_the_speed_calculator_lacks_leaves_out_the_link() -> None:
         label = strings.field_labels(lang)["kv_dtype"]
         assert table["link_note"] == strings.ui(lang, "advisor")["no_link_fields"].format(
             names=label)
+
+
+@pytest.mark.parametrize("lang", ["ja", "es"])
+def test_the_api_price_reason_is_in_the_page_language(lang: str) -> None:
+    """QA pass C F6: the reason came verbatim from data/api_prices.toml (English)."""
+    from calc import data
+    from calc.display import data_text
+
+    shown = present({"calculator": "advisor",
+                     "values": {"model": "llama-3.1-405b", "family": "neuron"}}, lang)
+    raw = next(r for r in data.records("api_prices") if r.get("model") == "llama-3.1-405b")
+    reason, reason_lang = data_text.missing(raw, "usd_per_million_output_tokens", lang)
+    assert reason_lang == lang and reason in shown["advisor"]["api"]["text"]
+    assert "catalogs disagree" not in shown["advisor"]["api"]["text"]

@@ -75,7 +75,7 @@ def _records(file: str) -> list[Record]:
 
 
 @pytest.mark.parametrize("file", ["chips", "cores", "instances", "prices", "sources",
-                                  "support_matrix"])
+                                  "support_matrix", "api_prices"])
 def test_every_shown_data_text_has_japanese_and_spanish(file: str) -> None:
     assert [p for rec in _records(file) for p in problems(rec, file)] == []
 
