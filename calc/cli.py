@@ -86,9 +86,11 @@ OPTIONS: dict[str, Option] = {
     # hardware and precision
     "instance": Option("EC2 instance type (see `list instances`)", "required", metavar="ID"),
     "instances": Option("comma-separated instance types", "all instances", metavar="IDS"),
-    "dtype": Option("weight data type: fp32, bf16, fp16, fp8, int8, int4 (only those the "
-                    "instance's accelerator has; see `list instances --json`)",
-                    "bf16, or fp16 where the accelerator has no bf16", metavar="DTYPE"),
+    "dtype": Option("weight data type: fp32, bf16, fp16, fp8, int8, int4, or a checkpoint "
+                    "format fp8_block128, mxfp4, int4_g32, int4_g64, int4_g128 (only those the "
+                    "instance's accelerator has; see `dtypes --instance ID`)",
+                    "the checkpoint's (e.g. fp8_block128), else bf16, or fp16 where the "
+                    "accelerator has no bf16", metavar="DTYPE"),
     "expert-dtype": Option("routed-expert weight data type (e.g. mxfp4, int4_g128)",
                            "the checkpoint's, else --dtype", metavar="DTYPE"),
     "kv-dtype": Option("KV-cache data type: fp32, bf16, fp16, fp8, int8",
@@ -157,6 +159,31 @@ OPTIONS: dict[str, Option] = {
                          metavar="USD"),
     "max-count": Option("most instances searched", "1024", "instances", metavar="N"),
 }
+# An option whose meaning or default differs in one command (what --help says must be true there)
+_TRAINING_DTYPE = Option("training data type: fp32, bf16, fp16 or fp8 (int8 and int4 do not "
+                         "train; only those the instance's accelerator has)",
+                         "bf16, or fp16 where the accelerator has no bf16 (fp8 for an fp8 "
+                         "checkpoint where the accelerator trains in fp8)", metavar="DTYPE")
+_TRAINING_SEQ_LEN = Option("sequence length of one training sample", "required", "tokens",
+                           metavar="N")
+_ADVISE_PRICE_KIND = Option("price type: on-demand, ri-effective or capacity-block; an "
+                            "instance without a published rate of this kind in --region is not "
+                            "offered", "on-demand", metavar="KIND")
+COMMAND_OPTIONS: dict[tuple[str, str], Option] = {
+    ("memory", "tp"): Option("tensor-parallel degree (cores or GPUs per model replica)",
+                             "the recommended degree: the smallest allowed one with 10 percent "
+                             "headroom", "cores", metavar="N"),
+    ("train-memory", "tp"): Option("tensor-parallel degree (cores or GPUs per model replica)",
+                                   "1", "cores", metavar="N"),
+    ("train", "seq-len"): _TRAINING_SEQ_LEN,
+    ("train-memory", "seq-len"): _TRAINING_SEQ_LEN,
+    ("advise-train", "seq-len"): _TRAINING_SEQ_LEN,
+    ("train", "dtype"): _TRAINING_DTYPE,
+    ("advise-train", "dtype"): _TRAINING_DTYPE,
+    ("advise", "price-kind"): _ADVISE_PRICE_KIND,
+    ("advise-train", "price-kind"): _ADVISE_PRICE_KIND,
+}
+
 MODEL_OPTIONS = ("model", "params", "active-params", "layers", "hidden", "heads", "kv-heads",
                  "head-dim", "intermediate", "vocab", "experts", "active-experts",
                  "architecture", "gated", "tied", "hf-config", "expert-intermediate",
@@ -334,7 +361,7 @@ def build_parser(only: str | None = None) -> OneLineParser:
         if takes_model:
             add_model_options(sub)
         for name in options:
-            add_option(sub, name, OPTIONS[name])
+            add_option(sub, name, COMMAND_OPTIONS.get((command, name), OPTIONS[name]))
         sub.add_argument("--json", action=FlagOnce, default=False, help=JSON_HELP)
     if only is None or only == "list":
         listing = commands.add_parser("list", help=LIST_HELP, description=LIST_HELP,

@@ -164,3 +164,16 @@ def test_compare_refuses_an_encoder_once() -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == ("error: bert-base is an encoder model: it has no "
                                    "token-by-token decode")
+
+
+def test_help_only_names_options_the_command_has() -> None:
+    """QA pass D finding 11: memory --tp's default was "chosen for --objective", an option
+    memory does not have (train-memory's real default is 1)."""
+    for command, parser in subparsers().items():
+        own = {opt for action in parser._actions for opt in action.option_strings}
+        for action in parser._actions:
+            said = re.sub(r"`[^`]*`", "", action.help or "")   # `another command --x`: not ours
+            for named in re.findall(r"--[a-z][a-z-]+", said):
+                assert named in own, (command, action.option_strings, named)
+    tp_help = subparsers("train-memory")["train-memory"]._option_string_actions["--tp"].help
+    assert tp_help is not None and "(default: 1)" in tp_help
