@@ -86,8 +86,8 @@ _ENGLISH: dict[str, str] = {
     "value_required": "{field}: a value is required",
     "given_twice": "{field}: given twice ({value}); give it once",
     "flag_given_twice": "{field}: given twice; give it once",
-    "needs_field": "{field} applies only with {value}",
-    "not_with_field": "{field} does not apply with {value}",
+    "needs_field": "{field}: applies only with {value}",
+    "not_with_field": "{field}: does not apply with {value}",
     "snippet_does_not_fit": "{field}: the model does not fit on {value} at this tensor-parallel "
     "degree, batch and length",
     "framework_unsupported": "{field}: {value} does not run on this hardware; choose one of "

@@ -72,6 +72,10 @@ LINK_FIELDS = tuple(name for name in SPEED_REQUEST.params if name != calculators
 REASON_FIELDS = {"dtype_not_supported": "dtype", "framework_unsupported": "framework",
                  "no_inference_framework": "framework", "no_training_framework": "framework"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# as the speed calculator's band text writes a range in each language (calculators.toml [trust]
+# band: ja "〜"), and Japanese lists with "、"
+RANGE_SEPARATOR = {"ja": "〜"}
+PART_SEPARATOR = {"ja": "、"}
 
 
 def ui(lang: str) -> dict[str, str]:
@@ -108,8 +112,9 @@ def band_text(band: Any, lang: str) -> str:
         if not isinstance(interval, list | tuple) or len(interval) != 2:
             continue
         low, high = (value_text(field, v, lang) for v in interval)
-        parts.append(f"{labels['band_' + field]} {low}–{high}")
-    return "; ".join(parts) if parts else strings.ui(lang, "result")["none"]
+        parts.append(f"{labels['band_' + field]} {low}{RANGE_SEPARATOR.get(lang, '–')}{high}")
+    return (PART_SEPARATOR.get(lang, "; ").join(parts) if parts
+            else strings.ui(lang, "result")["none"])
 
 
 def uncarried(option: dict[str, Any]) -> list[str]:
@@ -402,7 +407,8 @@ def table(result: dict[str, Any], lang: str) -> dict[str, Any]:
             "link_note": link_note(result, lang),
             "rejected_heading": ui(lang)["rejected"].format(
                 count=numbers.number(len(result["rejected"]), lang, 0)),
-            "count_text": ui(lang)["count"].format(count=numbers.number(len(options), lang, 0)),
+            "count_text": ui(lang)["count_one"] if len(options) == 1 else ui(lang)["count"].format(
+                count=numbers.number(len(options), lang, 0)),
             "ranked_text": ui(lang).get(f"ranked_{result.get('ranked_by')}", ""),
             "sort_hint": ui(lang)["sort_hint"], "caption": ui(lang)["table_caption"],
             "link_label": ui(lang)["col_link"], "snippet_label": ui(lang)["col_snippet"],

@@ -240,8 +240,9 @@ def _dtype_choices(instance: str, lang: str) -> tuple[tuple[str, ...] | None, st
     supported = tuple(str(d) for d in result.get("dtypes_supported") or [])
     if not supported:
         return None, None
+    separator = "、" if lang == "ja" else ", "   # as Japanese lists everywhere
     return supported, text(lang, "dtype_note", instance=instance,
-                           chip=str(result.get("chip", "")), dtypes=", ".join(supported))
+                           chip=str(result.get("chip", "")), dtypes=separator.join(supported))
 
 
 data.on_reset(_dtype_choices.cache_clear)  # the instances and their chips are data
