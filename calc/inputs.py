@@ -284,14 +284,15 @@ def model(params: Params) -> ModelSpec:
         from . import hf_config
 
         for name in ("model", *ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
-            if present(params, name):
-                raise CalcError(name, "unknown_field", {"value": name})
+            if present(params, name):   # one model source: not both (never one ignored)
+                raise CalcError(name, "not_with_field",
+                                {"value": "hf_config", "with_field": "hf_config"})
         return hf_config.parse(params["hf_config"])
     if present(params, "model"):
         preset_id = text(params, "model")
         for name in (*ARCHITECTURE_FIELDS, *CUSTOM_SHAPE_FIELDS):
             if present(params, name):
-                raise CalcError(name, "unknown_field", {"value": name})
+                raise CalcError(name, "not_with_field", {"value": "model", "with_field": "model"})
         return data.model(preset_id)
     if not any(present(params, name) for name in ("params", "layers", "hidden", "heads")):
         raise CalcError("model", "model_required")
@@ -316,6 +317,9 @@ def model(params: Params) -> ModelSpec:
         active_experts = integer(params, "active_experts")
     else:
         active_experts = integer(params, "active_experts", minimum=0, default=0)
+    if active_experts and not experts:   # "between 0 and 0" said nothing useful
+        raise CalcError("active_experts", "needs_field", {"value": "experts",
+                                                          "with_field": "experts"})
     if active_experts > experts:
         raise CalcError(
             "active_experts", "out_of_range", {"min": 0, "max": experts, "value": active_experts}

@@ -27,7 +27,7 @@ BASE = dict(model="llama-3.1-8b", instance="inf2.48xlarge", seq_len=128)
         ({"tp": 3}, "tp", "tp_not_allowed"),
         ({"tp": 48}, "tp", "tp_not_allowed"),
         ({"bogus": 1}, "bogus", "unknown_field"),
-        ({"layers": 32}, "layers", "unknown_field"),
+        ({"layers": 32}, "layers", "not_with_field"),   # with the preset model: one source
     ],
 )
 def test_memory_input_errors(overrides: dict[str, object], field: str, key: str) -> None:

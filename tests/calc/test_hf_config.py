@@ -166,7 +166,7 @@ def test_api_field_and_exclusivity() -> None:
     result = run("memory", hf_config=config, instance="inf2.xlarge", seq_len=1024)
     assert result["params"] == 1_235_814_400
     assert error("memory", hf_config=config, model="llama-3.2-1b", instance="inf2.xlarge",
-                 seq_len=8)["key"] == "unknown_field"
+                 seq_len=8)["key"] == "not_with_field"
     assert error("memory", hf_config={"model_type": "mamba"}, instance="inf2.xlarge",
                  seq_len=8)["key"] == "hf_unsupported_model_type"
 

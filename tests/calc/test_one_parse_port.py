@@ -67,7 +67,7 @@ def test_new_params_are_checked_in_the_one_parse() -> None:
     with pytest.raises(CalcError) as error:  # hf_config and a preset: one model only
         inputs.parse("memory", {"model": "llama-3.1-8b", "hf_config": {}, "instance":
                                 "inf2.xlarge", "seq_len": 8})
-    assert error.value.key == "unknown_field"
+    assert error.value.key == "not_with_field"
     req = inputs.parse("perf", {"model": "llama-3.1-8b", "instance": "inf2.xlarge",
                                 "input_len": "8", "output_len": 8})
     assert req.values["objective"] == "latency" and req.get_int("input_len") == 8
