@@ -16,13 +16,23 @@ class CalcError(ValueError):
         """One-line English message (the en template is kept here so no TOML is read on errors)."""
         template = _ENGLISH.get(self.key, "invalid value for {field}")
         try:
-            text = template.format(**self.params)
+            text = template.format(**{k: _shown(v) for k, v in self.params.items()})
         except (KeyError, IndexError, ValueError):
             text = template
         return " ".join(text.split())
 
     def as_dict(self) -> dict[str, Any]:
         return {"field": self.field, "key": self.key, "params": self.params, "message": str(self)}
+
+
+def _shown(value: Any) -> Any:
+    """A param as the one-line message shows it: whole floats without ".0" (0, not 0.0; 10^13,
+    not 10000000000000.0), lists as "a, b" (not a Python list)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_shown(v)) for v in value)
+    return value
 
 
 # Kept identical to data/i18n/en/errors.toml [error] (a test checks it).

@@ -167,3 +167,17 @@ def test_an_integer_text_is_read_with_pythons_number_syntax_at_any_exponent() ->
     assert caught.value.key == "out_of_range"
     assert error("price", instance="trn1.32xlarge",
                  hours="1e999999999999999999999")["key"] == "out_of_range"
+
+
+def test_one_line_messages_show_numbers_and_lists_plainly() -> None:
+    """QA pass D finding 12: "greater than 0.0", "between 0.0 and 1000000000000.0", and
+    "known regions: ['ap-southeast-4', ...]" (a Python list) in CLI messages."""
+    assert str(CalcError("hours", "must_be_positive_number", {"min": 0.0})) == \
+        "hours must be a number greater than 0"
+    ranged = CalcError("budget_usd", "out_of_range", {"min": 0.0, "max": 1e12, "value": 1e13})
+    assert str(ranged) == ("budget_usd must be between 0 and 1000000000000 "
+                           "(got 10000000000000)")
+    assert str(CalcError("mfu", "out_of_range", {"min": 0.0, "max": 1.0, "value": 1.5})) == \
+        "mfu must be between 0 and 1 (got 1.5)"
+    region = CalcError("region", "unknown_region", {"value": "mars-1", "allowed": ["a", "b"]})
+    assert str(region) == "no price data for region mars-1; known regions: a, b"
