@@ -11,6 +11,8 @@ def _money(value: Any) -> str:
 def _seconds(value: Any) -> str:
     if value is None:
         return "n/a"
+    if value < 1e-3:   # a 1 µs target read "0.0 ms"
+        return f"{value * 1e6:,.1f} µs"
     return f"{value * 1000:,.1f} ms" if value < 1 else f"{value:,.2f} s"
 
 

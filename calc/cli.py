@@ -415,12 +415,24 @@ def _format(value: Any, field: str) -> str:
     if field.endswith("_bytes") and isinstance(value, int | float):
         return f"{value / 2**30:,.2f} GiB"
     if field.endswith("_s") and not field.endswith("per_s") and isinstance(value, float):
+        if 0 < value < 1e-3:
+            return f"{value * 1e6:,.2f} µs"
         return f"{value * 1000:,.2f} ms" if value < 1 else f"{value:,.2f} s"
     if field.startswith("usd") or field.startswith("cost_usd"):
         return f"${value:,.4f}"
     if isinstance(value, float) or abs(value) >= 10**12:
-        return f"{value:,.4g}"
+        return _plain(value)
     return f"{value:,}"
+
+
+def _plain(value: float) -> str:
+    """Four significant digits, grouped, without an exponent in the range people read
+    ("11,420 tokens/s", not "1.142e+04")."""
+    if value != 0 and not 1e-3 <= abs(value) < 1e15:
+        return f"{value:.4g}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:,.4g}"
 
 
 def _reason(reason: dict[str, Any]) -> str:

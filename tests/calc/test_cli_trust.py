@@ -177,3 +177,15 @@ def test_help_only_names_options_the_command_has() -> None:
                 assert named in own, (command, action.option_strings, named)
     tp_help = subparsers("train-memory")["train-memory"]._option_string_actions["--tp"].help
     assert tp_help is not None and "(default: 1)" in tp_help
+
+
+def test_summary_numbers_have_no_exponent_in_the_readable_range() -> None:
+    """QA pass D finding 12: "1.142e+04 tokens/s" next to "2,036 tokens/s"; a 1 µs target
+    read "0.0 ms"."""
+    from calc.advise_text import _seconds
+    from calc.cli import _format
+
+    assert _format(11420.0, "output_tokens_per_s") == "11,420"
+    assert _format(401.63, "output_tokens_per_s") == "401.6"
+    assert _format(0.012345, "mfu") == "0.01235"
+    assert _format(2.5e-6, "ttft_s") == "2.50 µs" and _seconds(1e-6) == "1.0 µs"
