@@ -298,7 +298,7 @@ ADVISOR = Calculator(
         Field("family", "all"),
         Field("price_kind", "on-demand"),
         Field("region", "us-east-1"),
-        Field("dtype", "bf16"),
+        Field("dtype"),   # "": per instance, as the CLI and perf choose it
         Field("framework"),   # "": each instance's default (issue 15)
     ),
     modes=(

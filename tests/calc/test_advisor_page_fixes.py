@@ -52,7 +52,9 @@ def _where(entry: dict[str, Any], lang: str) -> str:
 
 # ---- 1. the reasons of the setups not offered ------------------------------------------------
 
-PAGES: dict[str, dict[str, str]] = {"default": {}, "fp8": {"dtype": "fp8"},
+# bf16 chosen (the page's dtype is automatic since QA pass D finding 14: every instance offers
+# its own default, so none is refused for its dtype there)
+PAGES: dict[str, dict[str, str]] = {"default": {"dtype": "bf16"}, "fp8": {"dtype": "fp8"},
                                     "tpot-target": {"tpot_max": "0.01"}}
 
 
@@ -86,7 +88,7 @@ def test_rejected_reasons_are_whole_sentences_in_the_language(lang: str, page: s
         "ja": "inf2.24xlarge、TP 12: アテンションヘッド 32 個は tp=12 で均等に分割できません。",
         "es": "inf2.24xlarge, TP 12: las 32 cabezas de atención no se pueden repartir por "
               "igual con tp=12"}[lang]
-    if values == {}:
+    if values == {"dtype": "bf16"}:
         assert by_setup[("g4dn.xlarge", None)] == {
             "en": "g4dn.xlarge: bf16 is not supported by this instance's accelerator; "
                   "supported: fp32, fp16, int8, int4",
@@ -303,3 +305,16 @@ def test_the_api_price_reason_is_in_the_page_language(lang: str) -> None:
     reason, reason_lang = data_text.missing(raw, "usd_per_million_output_tokens", lang)
     assert reason_lang == lang and reason in shown["advisor"]["api"]["text"]
     assert "catalogs disagree" not in shown["advisor"]["api"]["text"]
+
+
+def test_the_advisor_pages_dtype_is_automatic_like_the_cli() -> None:
+    """QA pass D finding 14: the page defaulted to bf16, so T4 and V100 (no bf16) were refused
+    there while the CLI offered them."""
+    from calc.api import run
+
+    shown = present({"calculator": "advisor", "values": {}}, "en")
+    cli = run({"kind": "advise", "params": {"model": "llama-3.1-8b", "input_len": 1024,
+                                            "output_len": 256}})["result"]
+    page = shown["responses"]["main"]["result"]
+    assert [o["instance"] for o in page["options"]] == [o["instance"] for o in cli["options"]]
+    assert "dtype_not_supported" not in {e["reason"]["key"] for e in page["rejected"]}
