@@ -166,7 +166,8 @@ def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[
             out.append({"key": "beyond_positions",
                         "text": text(lang, "beyond_positions",
                                      max=_param_text(result["beyond_max_positions"], lang))})
-    return out
+    # one page, several requests (the price page's price and tokens): a note once
+    return [dict(pair) for pair in dict.fromkeys(tuple(note.items()) for note in out)]
 
 
 def basis_label(basis: Any, lang: str) -> str | None:

@@ -102,3 +102,11 @@ def test_dtype_choices_start_with_automatic() -> None:
     shown = present({"calculator": "memory", "values": {"instance": "g4dn.xlarge"}}, "en")
     options = shown["choices"]["dtype"]
     assert options[0]["value"] == "" and len(options) > 1
+
+
+def test_a_note_two_requests_share_is_shown_once() -> None:
+    """QA pass D finding 14: the price page said its price fallback twice (the price and the
+    tokens request both fell back to us-east-1)."""
+    shown = present({"calculator": "price", "values": {"region": "eu-west-2"}}, "en")
+    keys = [note["key"] for note in shown["notes"]]
+    assert keys.count("price_fallback") == 1, keys
