@@ -113,7 +113,20 @@ def train_memory(req: inputs.Request) -> dict[str, Any]:
         seq_len=req.get_int("seq_len"),
     ).as_dict()
     result["beyond_max_positions"] = beyond_max_positions(model, req.get_int("seq_len"))
+    result["no_training_framework"] = _no_training_framework(req.instance())
     return result
+
+
+def _no_training_framework(instance: Any) -> str | None:
+    """The chip's name when no training framework in the data runs on it (Inferentia 1/2,
+    Trainium3): training memory is still sized (a layout question), and said to be so."""
+    from . import frameworks
+
+    try:
+        frameworks.default_for(instance, "training")
+    except CalcError:
+        return str(instance.chip.name)
+    return None
 
 
 def price(req: inputs.Request) -> dict[str, Any]:

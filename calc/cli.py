@@ -544,6 +544,9 @@ def summary(kind: str, result: dict[str, Any]) -> str:
         f"{field:<36} {_format(result.get(field), field)}" for field in SUMMARY_FIELDS[kind]
         if field in result and not (field in SHOWN_WHEN_SET and result[field] is None)
     ]
+    if result.get("no_training_framework"):
+        lines.append(f"note: no training framework in this guide runs on "
+                     f"{result['no_training_framework']}: these figures size the layout only")
     if result.get("beyond_max_positions"):
         from .advise_text import BEYOND_POSITIONS
 

@@ -162,6 +162,10 @@ def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[
             out.append({"key": "peak_proxy", "text": text(lang, "peak_proxy")})
         if result.get("tpot_is_lower_bound"):
             out.append({"key": "lower_bound", "text": text(lang, "lower_bound")})
+        if result.get("no_training_framework"):
+            out.append({"key": "no_training_framework",
+                        "text": text(lang, "no_training_framework",
+                                     chip=str(result["no_training_framework"]))})
         if result.get("beyond_max_positions"):
             out.append({"key": "beyond_positions",
                         "text": text(lang, "beyond_positions",

@@ -97,3 +97,20 @@ def test_cli_advise_says_it_in_words() -> None:
                           capture_output=True, text=True, check=True, timeout=300).stdout
     assert "note: the sequence is longer than the model's maximum positions (4,096 tokens)" \
         in done
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_training_memory_where_no_training_framework_runs_says_so(lang: str) -> None:
+    """QA pass D finding 14: train-memory answered for Inferentia with no word that nothing in
+    the guide trains there (train refuses it)."""
+    result = run({"kind": "train_memory", "params": {"model": "llama-3.1-8b",
+                                                     "instance": "inf2.48xlarge",
+                                                     "seq_len": 2048}})["result"]
+    assert result["no_training_framework"] == "Inferentia2"
+    trn1 = run({"kind": "train_memory", "params": {"model": "llama-3.1-8b",
+                                                   "instance": "trn1.32xlarge",
+                                                   "seq_len": 2048}})["result"]
+    assert trn1["no_training_framework"] is None
+    shown = present({"calculator": "memory", "values": {"mode": "training"}}, lang)
+    notes = [n["text"] for n in shown["notes"] if n["key"] == "no_training_framework"]
+    assert notes == [trust.text(lang, "no_training_framework", chip="Inferentia2")]
