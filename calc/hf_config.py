@@ -162,7 +162,9 @@ def _layer_pattern(model_type: str, cfg: _Reader, layers: int) -> tuple[int, int
         chunk = cfg.optional_integer("attention_chunk_size")
         if not chunk:
             return 0, 0, ""
-        if types is not None and len(types) == layers:
+        if types is not None and len(types) != layers:   # as for every other model type
+            raise _fail("hf_bad_value", {"value": "layer_types"})
+        if types is not None:
             local = sum(1 for t in types if t in ("chunked_attention", "sliding_attention"))
             return local, chunk, "chunked"
         rope = cfg.int_list("no_rope_layers")
@@ -193,19 +195,38 @@ def _layer_pattern(model_type: str, cfg: _Reader, layers: int) -> tuple[int, int
     return 0, 0, ""
 
 
+def _mla_head_dim(cfg: _Reader) -> int:
+    """An MLA head's query/key width (nope + rope), within the head_dim limit of every shape."""
+    width = cfg.integer("qk_nope_head_dim") + cfg.integer("qk_rope_head_dim")
+    if width > MAXIMA["head_dim"]:
+        raise _fail("hf_bad_value", {"value": "qk_rope_head_dim"})
+    return width
+
+
+def _layer_indices(cfg: _Reader, key: str, layers: int) -> list[int] | None:
+    """A list of layer indices, each one of the model's layers (0 .. layers - 1): an index
+    outside them is refused, never read as no layer (moe_layers [999, -1] made Llama 4 dense)."""
+    listed = cfg.int_list(key)
+    if listed is not None and any(not 0 <= index < layers for index in listed):
+        raise _fail("hf_bad_value", {"value": key})
+    return listed
+
+
 def _moe_layer_flags(model_type: str, cfg: _Reader, layers: int, experts: int) -> list[bool]:
     if not experts:
         return [False] * layers
     if model_type in ("deepseek_v2", "deepseek_v3"):
         first = cfg.integer("first_k_dense_replace", minimum=0)
+        if first > layers:   # more dense layers than layers: not a config of this model
+            raise _fail("hf_bad_value", {"value": "first_k_dense_replace"})
         freq = cfg.integer("moe_layer_freq")
         return [i >= first and i % freq == 0 for i in range(layers)]
     if model_type in ("qwen2_moe", "qwen3_moe"):
-        only = set(cfg.int_list("mlp_only_layers") or [])
+        only = set(_layer_indices(cfg, "mlp_only_layers", layers) or [])
         step = cfg.integer("decoder_sparse_step")
         return [i not in only and (i + 1) % step == 0 for i in range(layers)]
     if model_type == "llama4_text":
-        listed = cfg.int_list("moe_layers")
+        listed = _layer_indices(cfg, "moe_layers", layers)
         if listed is None:
             step = cfg.integer("interleave_moe_layer_step")
             listed = list(range(step - 1, layers, step))
@@ -334,8 +355,7 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
         architecture="decoder", params=0, active_params=0, layers=layers, hidden=h,
         heads=heads,
         kv_heads=heads if mla else kv_heads,
-        head_dim=(cfg.integer("qk_nope_head_dim") + cfg.integer("qk_rope_head_dim")) if mla
-        else head_dim,
+        head_dim=_mla_head_dim(cfg) if mla else head_dim,
         intermediate=intermediate, vocab=vocab, gated_mlp=True, tied_embeddings=tied,
         experts=experts, active_experts=active,
         max_position_embeddings=(cfg.integer("max_position_embeddings", minimum=1)

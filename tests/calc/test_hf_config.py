@@ -269,3 +269,21 @@ def test_cli_custom_shape_options(capsys: pytest.CaptureFixture[str]) -> None:
             "--active-experts", "8", "--expert-intermediate", "768", "--json"]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["params"] < 31e9
+
+
+@pytest.mark.parametrize(("name", "key", "value"), [
+    ("llama-4-scout-17b-16e.json", "moe_layers", [999, -1]),     # made the model dense
+    ("llama-4-scout-17b-16e.json", "layer_types", ["chunked_attention"] * 3),   # was ignored
+    ("qwen3-30b-a3b.json", "mlp_only_layers", [48]),
+    ("deepseek-v3.json", "first_k_dense_replace", 1000),           # every layer dense
+    ("deepseek-v3.json", "qk_rope_head_dim", 100_000),             # head_dim above its limit
+])
+def test_values_that_would_silently_change_the_model_are_refused(name: str, key: str,
+                                                                 value: object) -> None:
+    """QA pass D finding 13."""
+    config = json.loads((CONFIGS / name).read_text())
+    target = config.get("text_config", config) if key not in config else config
+    target[key] = value
+    failure = error("memory", hf_config=config, instance="trn1.32xlarge", seq_len=128)
+    assert (failure["field"], failure["key"], failure["params"]["value"]) == (
+        "hf_config", "hf_bad_value", key)
