@@ -313,7 +313,7 @@ def read_hf_config(path: str) -> Any:
     from .hf_config import MAX_CONFIG_CHARS
 
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:   # a byte-order mark is no content
             text = handle.read(MAX_CONFIG_CHARS + 1)   # /dev/zero or a weights file: stop
     except (OSError, UnicodeDecodeError) as error:
         raise CalcError("hf_config", "hf_config_unreadable",

@@ -75,7 +75,7 @@ def _config_object(text: str, field: str) -> dict[str, Any]:
     if len(text) > MAX_CONFIG_CHARS:
         raise CalcError(field, "config_too_large", {"max": MAX_CONFIG_CHARS})
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(text.removeprefix("\ufeff"))   # a byte-order mark is no content
     except (ValueError, RecursionError):
         raise CalcError(field, "config_not_json", {}) from None
     if not isinstance(parsed, dict):

@@ -287,3 +287,24 @@ def test_values_that_would_silently_change_the_model_are_refused(name: str, key:
     failure = error("memory", hf_config=config, instance="trn1.32xlarge", seq_len=128)
     assert (failure["field"], failure["key"], failure["params"]["value"]) == (
         "hf_config", "hf_bad_value", key)
+
+
+def test_a_byte_order_mark_is_no_content(tmp_path: Path) -> None:
+    """QA pass D finding 12: a UTF-8 BOM config.json was "not valid JSON" (CLI) / "not a JSON
+    object" (page)."""
+    import subprocess
+    import sys
+
+    from calc.display import present
+
+    text = (CONFIGS / "llama-3.2-1b.json").read_text()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    done = subprocess.run([sys.executable, "-m", "calc", "memory", "--hf-config", str(path),
+                           "--instance", "inf2.xlarge", "--seq-len", "8", "--json"],
+                          cwd=CONFIGS.parents[2], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["params"] == 1_235_814_400
+    shown = present({"calculator": "memory",
+                     "values": {"model": "custom", "hf_config": "\ufeff" + text}}, "en")
+    assert shown["ok"] and not shown["errors"]
