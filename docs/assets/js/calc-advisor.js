@@ -3,6 +3,12 @@
 // tick and tooltip comes from Python (the build's prerender, then the worker through
 // calc-widget.js, whose last good result is root.nfgWidget.lastGood). Sorting reorders rows by
 // the row order Python gives per column.
+//
+// The section is one more output of the widget and follows its data-results: the options of
+// the result the widget's numbers show, struck through (calc.css) while they do not answer the
+// inputs (updating, error, stale), and none at all once the widget removed its numbers
+// (cleared: a new model, a shared link not yet computed) until a new result comes, so an error
+// right after a link never shows the prerendered defaults' options.
 
 import { loadChartJs } from "./calc-chart.js";
 
@@ -12,7 +18,12 @@ let pendingChart = null;
 let chartVisible = false;
 let sortKey = null;
 let sortDescending = false;
-let current = null;
+let current = null; // the calc.display.advisor result in the table (null: none shown)
+// What the section shows: PRERENDERED (the build's result), a widget result (present()), or null
+// (emptied); `removed`: the widget's result whose numbers the widget removed (cleared).
+const PRERENDERED = "prerendered";
+let shown = PRERENDERED;
+let removed = null;
 
 function element(tag, attributes, ...children) {
   const el = document.createElement(tag);
@@ -76,6 +87,7 @@ function renderTable(advisor) {
 }
 
 function applySort() {
+  if (!current) return;
   const table = root.querySelector(".nfg-adv__table");
   const body = table.tBodies[0];
   const byId = new Map([...body.rows].map((tr) => [tr.dataset.row, tr]));
@@ -186,6 +198,9 @@ function renderChart(spec) {
 
 function render(advisor) {
   current = advisor;
+  for (const part of root.querySelectorAll(".nfg-adv__summary, .nfg-adv__wrap, .nfg-adv__rejected")) {
+    part.hidden = false;
+  }
   root.querySelector(".nfg-adv__message").textContent = advisor.message;
   root.querySelector(".nfg-adv__count").textContent = advisor.count_text;
   root.querySelector(".nfg-adv__ranked").textContent = advisor.ranked_text;
@@ -204,6 +219,68 @@ function render(advisor) {
   renderChart(advisor.chart);
 }
 
+// No options of another setup: the table, chart, count and lists are emptied and hidden.
+function empty() {
+  current = null;
+  pendingChart = null;
+  if (chart) {
+    chart.destroy();
+    chart = null;
+  }
+  delete root.dataset.chartDrawn;
+  const box = root.querySelector(".nfg-adv__chart");
+  box.hidden = true;
+  const table = root.querySelector(".nfg-adv__table");
+  table.tBodies[0].replaceChildren();
+  for (const selector of [".nfg-adv__message", ".nfg-adv__count", ".nfg-adv__ranked"]) {
+    root.querySelector(selector).textContent = "";
+  }
+  const api = root.querySelector(".nfg-adv__api");
+  api.hidden = true;
+  api.replaceChildren();
+  root.querySelector(".nfg-adv__rejected ul").replaceChildren();
+  for (const part of root.querySelectorAll(".nfg-adv__summary, .nfg-adv__wrap, .nfg-adv__rejected")) {
+    part.hidden = true;
+  }
+}
+
+function show(display, prerendered) {
+  shown = display;
+  const advisor = display === PRERENDERED ? prerendered.advisor : display && display.advisor;
+  if (advisor) render(advisor);
+  else empty();
+}
+
+// The widget's last good result, PRERENDERED for the build's own.
+function lastGood(widget) {
+  const good = widget.lastGood;
+  return good && good === widget.config.prerendered ? PRERENDERED : good || null;
+}
+
+// The widget removed its numbers before this script ran (a shared link cleared at once, then
+// refused): its outputs are empty (every output has a text, "—" included, once a result is shown)
+function outputsRemoved() {
+  const outputs = [...root.querySelectorAll(".nfg-calc__outputs:not([hidden]) dd[data-field]")];
+  return root.dataset.results === "cleared"
+    || (outputs.length > 0 && outputs.every((dd) => !dd.textContent.trim()));
+}
+
+// Shows the options of the result the widget's numbers show, or none (see the header).
+function sync(prerendered, clearedNow) {
+  const widget = root.nfgWidget;
+  if (!widget) {
+    if (clearedNow) {
+      removed = PRERENDERED;
+      if (shown !== null) show(null, prerendered);
+    }
+    return;
+  }
+  const good = lastGood(widget);
+  if (clearedNow || root.dataset.results === "cleared") removed = good;
+  const wanted = !good || good === removed ? null : good;
+  if (wanted !== shown) show(wanted, prerendered);
+}
+
 function mount() {
   if (!root || root.dataset.advisorMounted) return;
   root.dataset.advisorMounted = "true";
@@ -218,17 +295,26 @@ function mount() {
     sortKey = key;
     applySort();
   });
-  // new results: calc-widget.js bumps data-computed after moving the outputs in
+  // new results: calc-widget.js bumps data-computed after moving the outputs in; data-results
+  // says whether they answer the inputs (struck through by calc.css) or were removed (cleared)
   new MutationObserver((records) => {
+    // every value data-results took since the last call: a record's oldValue is the value before
+    // it, so the values after each change are the next records' old values and the current one
+    const results = records.filter((r) => r.attributeName === "data-results");
+    const after = results.slice(1).map((r) => r.oldValue);
+    if (results.length) after.push(root.dataset.results);
+    sync(config.prerendered, after.includes("cleared"));
     if (records.some((r) => r.attributeName === "data-computed")) {
-      const shown = root.nfgWidget && root.nfgWidget.lastGood;
-      if (shown && shown.advisor) render(shown.advisor);
       root.dataset.advisorComputed = root.dataset.computed;
     }
     drawPending(); // data-state became ready / failed
-  }).observe(root, { attributes: true, attributeFilter: ["data-computed", "data-state"] });
+  }).observe(root, { attributes: true, attributeOldValue: true,
+                     attributeFilter: ["data-computed", "data-state", "data-results"] });
   const box = root.querySelector(".nfg-adv__chart");
   pendingChart = current.chart;
+  // the widget mounted first and already removed its numbers (a shared link)
+  if (root.nfgWidget && outputsRemoved()) removed = lastGood(root.nfgWidget);
+  sync(config.prerendered, false);
   if ("IntersectionObserver" in window) {
     new IntersectionObserver((entries) => {
       chartVisible = entries.some((entry) => entry.isIntersecting);

@@ -7,6 +7,12 @@
 // A `pin` that cannot be restored (not a setup of this calculator, an input refused or given
 // twice, more than one `pin`) pins nothing, never the defaults: it stays in the address and the
 // widget has present() say why (calc-widget.js setLinkPin, a `pin_invalid` note).
+//
+// The current column is the widget's: the inputs on screen (an input row for each that differs
+// from the pinned setup) and the numbers the widget shows, struck through with them (calc.css
+// .nfg-calc__pin-current) while they do not answer those inputs (data-results updating, error,
+// stale), and no number at all once the widget removed its numbers (cleared: a new model, a
+// shared link not yet computed or refused) until a new result comes.
 (function () {
   "use strict";
 
@@ -37,6 +43,10 @@
     this.pinned = null; // a calc.display.present result
     this.refused = null; // the link's `pin` values that could not be restored
     this.restoring = false;
+    // the widget result whose numbers the widget removed (data-results cleared): not shown as
+    // current; the widget may have cleared a shared link's numbers before this script ran
+    this.removed = null;
+    if (this.outputsRemoved()) this.removed = this.widget.lastGood;
     this.mount();
     var query = new URLSearchParams(window.location.search);
     if (query.has("pin")) this.restore(query.getAll("pin"));
@@ -62,9 +72,35 @@
       this.root.querySelector(".nfg-calc__results"),
       { subtree: true, childList: true, characterData: true, attributes: true,
         attributeFilter: ["hidden", "data-value"] });
-    // only numbers that answer the inputs on screen can be pinned (as only they are exported)
-    new MutationObserver(function () { self.render(); }).observe(
-      this.root, { attributes: true, attributeFilter: ["data-results"] });
+    // only numbers that answer the inputs on screen can be pinned (as only they are exported);
+    // the values data-results took since the last call: each record's oldValue is the value
+    // before it, so those after each change are the next records' old values and the current one
+    new MutationObserver(function (records) {
+      var after = records.slice(1).map(function (r) { return r.oldValue; });
+      after.push(self.root.dataset.results);
+      if (after.indexOf("cleared") >= 0) self.removed = self.widget.lastGood;
+      self.render();
+    }).observe(this.root, { attributes: true, attributeOldValue: true,
+                            attributeFilter: ["data-results"] });
+    // the inputs on screen (the current column's input rows) follow every edit at once
+    this.widget.form.addEventListener("input", function () { self.render(); });
+  };
+
+  // The widget's numbers were removed and no result came since: its outputs are empty (once a
+  // result is shown every output has a text, "—" included).
+  Pin.prototype.outputsRemoved = function () {
+    if (this.root.dataset.results === "cleared") return true;
+    var outputs = this.root.querySelectorAll(".nfg-calc__outputs:not([hidden]) dd[data-field]");
+    if (!outputs.length) return false;
+    for (var i = 0; i < outputs.length; i++) if (outputs[i].textContent.trim()) return false;
+    return true;
+  };
+
+  // The result whose numbers the widget shows (live, or struck through), null when it shows none.
+  Pin.prototype.shownResult = function () {
+    var good = this.widget.lastGood;
+    if (this.root.dataset.results === "cleared" || !good || good === this.removed) return null;
+    return good;
   };
 
   Pin.prototype.restore = function (given) {
@@ -165,10 +201,12 @@
   };
 
   // the pinned inputs as the page in `lang` reads them (calc.display.present's values_by_lang);
-  // undefined: leave the link's `pin` as it is (being restored, or refused: the other page
-  // refuses it too and says so)
+  // undefined: leave the link's `pin` as it is while it is being restored (the language switcher
+  // waits for that); null: no pin in the other page's link, also for a refused one (this page
+  // said nothing was pinned; its text read in another language could be another setup, "1.500"
+  // hours here is 1.5 there)
   Pin.prototype.queryFor = function (lang) {
-    if (!this.pinned) return this.restoring || this.refused ? undefined : null;
+    if (!this.pinned) return this.restoring ? undefined : null;
     var values = (this.pinned.values_by_lang || {})[lang] || this.pinned.values;
     return encodeValues(values, this.widget.config.defaults);
   };
@@ -209,7 +247,8 @@
       this.box.replaceChildren();
       return;
     }
-    var current = this.widget.lastGood;
+    var current = this.shownResult() || {};
+    var onScreen = this.widget.rawValues();
     var table = document.createElement("table");
     table.className = "nfg-calc__pin-table"; // not Material's scrolling table: it wraps (ux.css)
     var head = document.createElement("thead");
@@ -223,16 +262,19 @@
     head.append(headRow);
     var body = document.createElement("tbody");
     var self = this;
-    // the inputs that differ between the two setups
+    // the inputs that differ between the pinned setup and the one on screen
     Object.keys(pinned.values).forEach(function (name) {
+      if (!self.widget.controls.has(name)) return;
       var a = pinned.values[name];
-      var b = (current.values || {})[name];
-      if (a === b || !self.widget.controls.has(name)) return;
+      var b = onScreen[name];
+      if (a === b) return;
       var row = document.createElement("tr");
       row.dataset.input = name;
       var th = text("th", self.inputLabel(name));
       th.scope = "row";
-      row.append(th, text("td", self.inputText(name, a)), text("td", self.inputText(name, b)));
+      var currentCell = text("td", self.inputText(name, b));
+      currentCell.className = "nfg-calc__pin-current"; // struck with the numbers (calc.css)
+      row.append(th, text("td", self.inputText(name, a)), currentCell);
       body.append(row);
     });
     // every result of either setup
@@ -259,6 +301,10 @@
       body.append(row);
     });
     table.append(head, body);
+    // unchanged (most calls: every edit, every output the widget writes): left as it is, so
+    // the live region says nothing again
+    var shown = this.box.querySelector("table");
+    if (shown && shown.outerHTML === table.outerHTML) return;
     this.box.replaceChildren(text("p", this.strings.pin_heading, "nfg-calc__pin-heading"), table);
   };
 

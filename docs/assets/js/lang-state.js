@@ -51,7 +51,7 @@
         var pinned = pin.queryFor(lang);
         if (pinned) query.set("pin", pinned);
         else if (pinned === null || final) query.delete("pin");
-        // undefined: the link's pin is kept as it is (being restored, or refused and announced)
+        // undefined: being restored (a click waits for it; a final rewrite leaves it out)
       }
     }
     return query.toString();
