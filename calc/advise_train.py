@@ -60,19 +60,22 @@ def _memory_count(
     base: dict[str, Any], model: ModelSpec, instance: InstanceSpec, max_count: int
 ) -> tuple[int | None, dict[str, Any], CalcError | None]:
     """(smallest fitting count on the 1, 2, 4, … ladder or None, the layout, the error
-    train_memory raised if it did). The recompute modes are tried in train's order, each over
-    the whole ladder: the first that fits at some count is the layout's (train's time and
-    cost are for that mode; a later mode only saves memory and costs more FLOPs)."""
+    train_memory raised if it did). At each count the recompute modes are tried in train's
+    order (calc.fit_gate_api.recompute_candidates), as train chooses one for a count: the
+    fewest instances that fit with any mode, and the first mode that fits there (train's time
+    and cost are for that mode). Trying one mode over the whole ladder first reported 128
+    instances for 405B where full recompute fits on 8."""
     from .api import train_memory
 
     tp = _layout_tp(model, instance)
     params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len", "recipe")
               if name in base}
-    layout: dict[str, Any] = {}
-    for recompute in _recompute_modes(instance):
-        layout = {"zero": 3, "recompute": recompute, "sp": tp > 1, "tp": tp}
-        count = 1
-        while count <= max_count:
+    modes = _recompute_modes(instance)
+    layout: dict[str, Any] = {"zero": 3, "recompute": modes[-1], "sp": tp > 1, "tp": tp}
+    count = 1
+    while count <= max_count:
+        for recompute in modes:
+            layout = {"zero": 3, "recompute": recompute, "sp": tp > 1, "tp": tp}
             try:
                 result = train_memory(inputs.parse(
                     "train_memory", {**params, **layout, "instance": instance.id,
@@ -81,8 +84,24 @@ def _memory_count(
                 return None, layout, error
             if result["fits"]:
                 return count, layout, None
-            count *= 2
+        count *= 2
     return None, layout, None
+
+
+def _fewest_meeting(train: Any, params: dict[str, Any], low: int, high: int,
+                    at_high: dict[str, Any], deadline_h: float) -> tuple[int, dict[str, Any]]:
+    """The fewest instances in (low, high] whose train time meets the deadline (high does), by
+    bisection: train time falls as instances are added (and recompute with them)."""
+    best, best_result = high, at_high
+    lo, hi = low, high   # lo: not known to meet (memory_count's single was checked above)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        tried = train({**params, "count": mid})
+        if tried.get("time_h") is not None and tried["time_h"] <= deadline_h:
+            hi, best, best_result = mid, mid, tried
+        else:
+            lo = mid
+    return best, best_result
 
 
 def advise_train(req: inputs.Request) -> dict[str, Any]:
@@ -133,8 +152,8 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
         train_params = {k: v for k, v in base.items() if k in train_keys}
         train_params["instance"] = instance.id
         memory_count, layout, failure = _memory_count(base, model, instance, max_count)
-        # time and cost for the layout's recompute mode (train's memory check then uses it too)
-        train_params["recompute"] = layout["recompute"]
+        # time and cost as train gives them at each count: it picks the recompute mode that
+        # fits there (full at the fewest instances may become selective at more)
         if failure is not None:
             rejected.append({"instance": instance.id, "reason": _reason(
                 failure.key, **{k: v for k, v in failure.params.items() if k != "field"})})
@@ -167,6 +186,11 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
         if deadline_h is not None and result["time_h"] > deadline_h:
             count += 1  # the ceil above can land a rounding hair short
             result = train({**train_params, "count": count})
+        if deadline_h is not None and count > memory_count:
+            # the time at one instance came from the mode that fits at memory_count; with more
+            # instances train may recompute less and run faster: the fewest that meet it
+            count, result = _fewest_meeting(train, train_params, memory_count, count, result,
+                                            deadline_h)
         cost = result["cost_usd"]
         if budget is not None and cost is not None and cost > budget:
             rejected.append({"instance": instance.id, "reason": _reason(
@@ -177,7 +201,8 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
             "instance_kind": instance.kind,
             "instance_count": count,
             "memory_count": memory_count,
-            "layout": layout,
+            "layout": layout,                       # the one that fits at memory_count
+            "recompute": result.get("recompute"),   # the mode timed at instance_count
             "time_s": result["time_s"],
             "time_h": result["time_h"],
             "cost_usd": cost,

@@ -232,22 +232,18 @@ def snippet(result: dict[str, Any], option: dict[str, Any], lang: str) -> dict[s
     only for the framework the option was estimated with (a vllm serve line for NxD Inference's
     static-batching figures would start another server than the one whose numbers are shown),
     none beyond the model's maximum positions."""
-    from .. import data as calc_data
-    from ..positions import beyond_max_positions
     from ..snippets import snippet as serving_snippet
 
     params = option.get("perf_params") or {}
     model_id = str(params.get("model", "custom"))
-    preset = calc_data.record("models", model_id) is not None
     made = serving_snippet(
         model_id=model_id, instance_id=option["instance"],
         tp=option["tp_degree"], batch=option["batch"], input_len=result["input_len"],
         output_len=result["output_len"], dtype=str(option.get("dtype") or "bf16"),
         kv_dtype=params.get("kv_dtype"),  # as given (the command sets only a given one)
         framework=option.get("framework"),
-        beyond_max_positions=beyond_max_positions(
-            calc_data.model(model_id), result["input_len"] + result["output_len"])
-        if preset else None,
+        # the advise result's (a pasted config.json states its own maximum too)
+        beyond_max_positions=result.get("beyond_max_positions"),
     ).as_dict()
     labels = ui(lang)
     notes = [reason_text(r, lang) for r in made["reasons"]]

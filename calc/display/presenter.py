@@ -270,9 +270,9 @@ def _link_errors(spec: calculators.Calculator, values: dict[str, str], names: li
     if names:
         shown = ", ".join(str(n)[:40] for n in names[:10])
         notes.append({"key": "ignored", "text": trust.text(lang, "ignored_inputs", names=shown)})
-    dropped = [name for name in dict.fromkeys(facts.dropped) if name in values]
+    dropped = [name for name in dict.fromkeys(facts.dropped) if name in values or name == "pin"]
     if dropped:   # the language switcher could not carry them (lang-state.js): said, not hidden
-        labels = strings.field_labels(lang)
+        labels = {**strings.field_labels(lang), "pin": trust.text(lang, "pinned_result")}
         notes.append({"key": "not_carried", "text": trust.text(
             lang, "not_carried", names=LIST_SEPARATOR.get(lang, ", ").join(
                 labels.get(name, name) for name in dropped))})
@@ -301,6 +301,9 @@ def _pin_reason(calculator: str, pin: tuple[str, ...], lang: str) -> str:
     again = present({"calculator": calculator, "values": pinned, "link": {"twice": repeated}},
                     lang)
     return "; ".join(str(e["message"]) for e in again["errors"][:3])
+
+
+data.on_reset(_pin_reason.cache_clear)  # its answer is computed from the data
 
 
 def _gate_responses(responses: dict[str, Any], blocked: set[str]) -> dict[str, Any]:

@@ -213,7 +213,7 @@ def framework_choices(instance: str | None, family: str | None, lang: str
             auto = text(lang, "framework_auto_named", name=strings.choice_label(
                 "framework", frameworks.default_for(spec).id, lang))
         except CalcError:   # no serving framework runs here (Inferentia 1): said by perf
-            auto = text(lang, "framework_auto")
+            auto = strings.choice_label("framework", "", lang)
     else:
         chips = {i.chip.id for i in map(data.instance, data.instance_ids())
                  if not family or family == "all" or i.kind == family}

@@ -246,6 +246,40 @@ def test_language_switch_without_an_answer_names_what_it_left_out(browser_site: 
                            ".includes(" + repr(expected[0][:30]) + ")", timeout=10_000)
 
 
+def test_a_pin_not_yet_checked_is_named_not_carried(browser_site: Any, ux_page: Any) -> None:
+    """Review: with Python not started, a link's pin went to the other language as typed
+    (Spanish hours=1.500, 1500 there, pinned as 1.5 in English)."""
+    page = ux_page("about:blank", "desktop")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:   # the Spanish page's start-up never gets its runtime
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.context.route("**/pyodide.asm.wasm", hold)
+    page.context.add_init_script("window.__nfgCalcTimeouts = {langWaitMs: 1000};")
+    page.goto(page_url(browser_site.base_url, "es", "price", "?hours=5&pin=hours%3D1.500"),
+              wait_until="domcontentloaded")
+    wait_mounted(page)
+    page.eval_on_selector('.md-header a[hreflang="en"]', "a => a.click()")
+    page.wait_for_url(re.compile("^" + re.escape(page_url(browser_site.base_url, "en", "price"))
+                                 + "\\?"), timeout=20_000)
+    query = dict(parse_qsl(urlsplit(page.url).query, keep_blank_values=True))
+    assert "pin" not in query and "hours" not in query, query
+    assert set(query["dropped"].split(",")) == {"hours", "pin"}, query
+    ready(page)
+    page.wait_for_selector('.nfg-calc__notes li[data-note="not_carried"]', timeout=30_000)
+    values = {k: v for k, v in query.items() if k != "dropped"}
+    shown = present({"calculator": "price", "values": values,
+                     "link": {"dropped": query["dropped"].split(",")}}, "en")
+    expected = [n["text"] for n in shown["notes"] if n["key"] == "not_carried"]
+    assert page.inner_text('.nfg-calc__notes li[data-note="not_carried"]') == expected[0]
+    assert not page.eval_on_selector(".nfg-calc__pin", "b => !b.hidden")   # nothing pinned
+    assert not page.errors, page.errors
+
+
 @pytest.mark.parametrize(("source", "target", "name", "field", "text"), [
     ("es", "en", "price", "hours", "10,000"),   # refused in Spanish; English reads 10000
     ("en", "es", "memory", "hf_config", None),  # a pasted config.json: never in an address

@@ -192,18 +192,23 @@ def assert_options_are_one_setup(result: dict[str, Any], params: dict[str, Any])
     for option in result["options"]:
         train = run("train", model=params["model"], tokens=params["tokens"],
                     seq_len=params["seq_len"], instance=option["instance"],
-                    count=option["instance_count"], recompute=option["layout"]["recompute"])
+                    count=option["instance_count"], recompute=option["recompute"])
         assert train["fits"] is True
+        plain = run("train", model=params["model"], tokens=params["tokens"],
+                    seq_len=params["seq_len"], instance=option["instance"],
+                    count=option["instance_count"])   # train picks the same mode there
+        assert plain["recompute"] == option["recompute"]
+        assert plain["time_s"] == option["time_s"]
         for field in ("time_s", "time_h", "cost_usd", "tokens_per_s", "mfu"):
             assert option[field] == train[field], (option["instance"], field)
         deadline = params.get("deadline_h")
         if deadline is not None:
             assert option["time_h"] <= deadline, option["instance"]
             count = option["instance_count"]
-            if count > option["memory_count"]:   # one fewer misses it, in the same mode
+            if count > option["memory_count"]:   # one fewer misses it (train's own mode)
                 fewer = run("train", model=params["model"], tokens=params["tokens"],
                             seq_len=params["seq_len"], instance=option["instance"],
-                            count=count - 1, recompute=option["layout"]["recompute"])
+                            count=count - 1)
                 assert fewer["time_h"] > deadline, option["instance"]
         memory = run("train_memory", model=params["model"], seq_len=params["seq_len"],
                      instance=option["instance"], count=option["memory_count"],
@@ -215,10 +220,10 @@ def test_qa_advise_train_deadline_uses_the_layouts_mode() -> None:
     result = run("advise_train", **QA_ADVISE)
     assert_options_are_one_setup(result, QA_ADVISE)
     trn1 = next(o for o in result["options"] if o["instance"] == "trn1.32xlarge")
-    # the mode timed is the layout's: train without a mode agrees at that count
+    # the mode timed is train's at that count: train without a mode agrees
     plain = run("train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
                 instance="trn1.32xlarge", count=trn1["instance_count"])
-    assert plain["recompute"] == trn1["layout"]["recompute"]
+    assert plain["recompute"] == trn1["recompute"]
     assert plain["time_s"] == trn1["time_s"]
 
 
@@ -233,3 +238,15 @@ def test_advise_train_times_a_full_recompute_layout_with_full() -> None:
                     instance="trn1.32xlarge", count=trn1["instance_count"],
                     recompute="selective")
     assert selective["fits"] is False
+
+
+def test_advise_train_memory_count_is_the_fewest_with_any_mode() -> None:
+    """Review: one mode was tried over the whole count ladder before the next, so 405B at 8,192
+    tokens on p5.48xlarge needed 128 instances (selective) where full recompute fits on 8."""
+    result = run("advise_train", model="llama-3.1-405b", tokens=10**10, seq_len=8192,
+                 deadline_h=100_000, family="gpu")
+    p5 = next(o for o in result["options"] if o["instance"] == "p5.48xlarge")
+    assert p5["memory_count"] == 8 and p5["layout"]["recompute"] == "full"
+    half = run("train_memory", model="llama-3.1-405b", seq_len=8192, instance="p5.48xlarge",
+               count=4, **{**p5["layout"], "recompute": "full"})
+    assert half["fits"] is False

@@ -168,6 +168,7 @@
 
   Pin.prototype.pin = function (display) {
     this.pinned = display;
+    if (this.widget.forgetDropped) this.widget.forgetDropped("pin");
     this.dropRefused();
     this.button.textContent = this.strings.unpin;
     this.button.setAttribute("aria-pressed", "true");
@@ -177,6 +178,7 @@
 
   Pin.prototype.unpin = function () {
     this.pinned = null;
+    if (this.widget.forgetDropped) this.widget.forgetDropped("pin");
     this.dropRefused();
     this.button.textContent = this.strings.pin;
     this.button.setAttribute("aria-pressed", "false");

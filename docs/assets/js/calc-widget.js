@@ -125,7 +125,7 @@ class CalculatorWidget {
     this.linkPin = null; // the link's `pin` values calc-pin.js could not restore
     // inputs the other language's page could not carry over: named in a note until edited
     this.linkDropped = (query.get("dropped") || "").split(",")
-      .filter((name) => this.controls.has(name)).slice(0, 40);
+      .filter((name) => this.controls.has(name) || name === "pin").slice(0, 40);
     for (const [name, el] of this.controls) {
       if (!query.has(name)) continue;
       const given = query.getAll(name);
@@ -185,6 +185,14 @@ class CalculatorWidget {
     return { values, dropped };
   }
 
+  // The reader set what the link left out (calc-pin.js: a pin or unpin): no longer named.
+  forgetDropped(name) {
+    if (!this.linkDropped.includes(name)) return;
+    this.linkDropped = this.linkDropped.filter((dropped) => dropped !== name);
+    this.writeUrl(this.current ? this.current.values : undefined);
+    if (this.client.status.state === "ready") this.compute();
+  }
+
   // Resolves once an answer reads the inputs on screen (and the link's pin is restored or
   // refused), the worker has failed, or after `ms`.
   settled(ms) {
@@ -192,7 +200,8 @@ class CalculatorWidget {
     return new Promise((resolve) => {
       const check = () => {
         const restoring = this.root.nfgPin && this.root.nfgPin.restoring;
-        if ((this.answered() && !restoring) || this.client.status.state === "failed"
+        const refused = this.failedFor === JSON.stringify(this.rawValues()); // worker's error
+        if ((this.answered() && !restoring) || refused || this.client.status.state === "failed"
             || Date.now() - start > ms) {
           resolve();
         } else {
@@ -392,6 +401,7 @@ class CalculatorWidget {
       if (sequence === this.sequence && this.client.status.state === "ready") {
         this.markNotLive("stale");
         setText(this.statusText, this.config.status.request_failed);
+        this.failedFor = JSON.stringify(request.values); // no answer will come for these
       }
       return;
     }

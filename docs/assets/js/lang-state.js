@@ -22,8 +22,7 @@
     return found;
   }
 
-  // final: the link is followed now, so a pin still being restored (not yet checked) is left out
-  function queryFor(lang, final) {
+  function queryFor(lang) {
     var query = new URLSearchParams(window.location.search);
     var roots = widgets();
     for (var i = 0; i < roots.length; i++) {
@@ -31,6 +30,15 @@
       var carried = widget.carriedTo(lang);
       var values = carried.values;
       var names = Object.keys(values);
+      // the pin: Python's text for that language, or none; one not yet checked is never
+      // carried as typed (its text can be another setup there): left out and named
+      var pin = roots[i].nfgPin;
+      if (pin && pin.queryFor) {
+        var pinned = pin.queryFor(lang);
+        if (pinned) query.set("pin", pinned);
+        else query.delete("pin");
+        if (pinned === undefined) carried.dropped.push("pin");
+      }
       // only a state the reader has: in the query (the widget writes it all on a change) or typed
       var any = widget.urlDirty || carried.dropped.length
         || names.some(function (name) { return query.has(name); });
@@ -46,22 +54,15 @@
       for (var k = 0; k < carried.dropped.length; k++) query.delete(carried.dropped[k]);
       if (carried.dropped.length) query.set("dropped", carried.dropped.join(","));
       else query.delete("dropped");
-      var pin = roots[i].nfgPin;
-      if (pin && pin.queryFor) {
-        var pinned = pin.queryFor(lang);
-        if (pinned) query.set("pin", pinned);
-        else if (pinned === null || final) query.delete("pin");
-        // undefined: being restored (a click waits for it; a final rewrite leaves it out)
-      }
     }
     return query.toString();
   }
 
-  function rewrite(link, final) {
+  function rewrite(link) {
     var lang = link.getAttribute("hreflang");
     if (!lang) return;
     var url = new URL(link.getAttribute("href"), window.location.href);
-    var query = queryFor(lang, final);
+    var query = queryFor(lang);
     url.search = query ? "?" + query : "";
     url.hash = window.location.hash;
     link.setAttribute("href", url.href);
@@ -84,7 +85,9 @@
     var waiting = widgets().filter(function (root) {
       var widget = root.nfgWidget;
       var restoring = root.nfgPin && root.nfgPin.restoring; // the link's pin: checked first
-      return (!widget.answered() || restoring) && widget.client.status.state !== "failed";
+      var refused = widget.failedFor === JSON.stringify(widget.rawValues()); // no answer comes
+      return (!widget.answered() || restoring) && !refused
+        && widget.client.status.state !== "failed";
     });
     if (!waiting.length) return false;
     if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) {
@@ -103,7 +106,7 @@
         delete link.dataset.nfgWaiting;
         link.removeAttribute("aria-busy");
         document.documentElement.removeAttribute("data-nfg-switching");
-        rewrite(link, true);
+        rewrite(link);
         window.location.assign(link.href);
       });
     return true;
