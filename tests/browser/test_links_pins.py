@@ -143,11 +143,16 @@ def test_a_secondary_request_refused_keeps_its_last_good_outputs(browser_site: A
     assert shown_fields(page) == before
 
 
-def pinned_texts(page: Any) -> dict[str, str]:
+def pin_column(page: Any, column: str) -> dict[str, str]:
+    """{output field: text} of the pin table's "pinned" or "current" column."""
     return dict(page.eval_on_selector_all(
         ".nfg-calc__pin tbody tr[data-field]",
-        "rows => rows.map(r => [r.dataset.field,"
-        " r.querySelector('.nfg-calc__pin-pinned').textContent])"))
+        "(rows, cls) => rows.map(r => [r.dataset.field, r.querySelector(cls).textContent])",
+        f".nfg-calc__pin-{column}"))
+
+
+def pinned_texts(page: Any) -> dict[str, str]:
+    return pin_column(page, "pinned")
 
 
 def test_the_pin_button_pins_only_numbers_that_answer_the_inputs(browser_site: Any,

@@ -17,7 +17,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from browser_expect import presented, query_values
-from test_calculators import page_url, set_input, wait_state
+from test_calculators import page_url, set_input
+from test_links_pins import pin_column, ready
 from test_trust_page import wait_results
 from ux_helpers import ux_page_fixture  # noqa: F401 - the `ux_page` fixture (desktop)
 
@@ -28,10 +29,6 @@ pytestmark = pytest.mark.browser
 ROWS = ".nfg-adv__table tbody tr"
 # the computed text-decoration line of every element matching a selector
 LINES_JS = "els => els.map(e => getComputedStyle(e).textDecorationLine)"
-
-
-def ready(page: Any) -> None:
-    assert wait_state(page, "ready", "failed") == "ready", page.inner_text(".nfg-calc__status")
 
 
 def computed_once(page: Any) -> None:
@@ -167,10 +164,7 @@ def input_row(page: Any, name: str) -> tuple[str, str, bool] | None:
 
 
 def current_outputs(page: Any) -> dict[str, str]:
-    return dict(page.eval_on_selector_all(
-        ".nfg-calc__pin tbody tr[data-field]",
-        "rows => rows.map(r => [r.dataset.field,"
-        " r.querySelector('.nfg-calc__pin-current').textContent])"))
+    return pin_column(page, "current")
 
 
 def test_pin_current_column_follows_the_inputs_on_screen(browser_site: Any,

@@ -15,6 +15,7 @@ from browser_expect import presented, query_values
 from test_calculators import page_url, set_input, wait_mounted, wait_state
 from ux_helpers import (
     PHONE,
+    hold_first_runtime,
     ux_page_fixture,  # noqa: F401 - the `ux_page` fixture
 )
 
@@ -198,15 +199,7 @@ def test_language_switch_without_an_answer_names_what_it_left_out(browser_site: 
     replaced silently by the English page's default: it is left out and named there, and the
     select's id is carried."""
     page = ux_page("about:blank", "desktop")
-    held: list[Any] = []
-
-    def hold(route: Any) -> None:   # the Spanish page's start-up never gets its runtime
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.context.route("**/pyodide.asm.wasm", hold)
+    held = hold_first_runtime(page)   # the Spanish page's start-up never gets its runtime
     page.context.add_init_script("window.__nfgCalcTimeouts = {langWaitMs: 1500};")
     page.goto(page_url(browser_site.base_url, "es", "memory",
                        "?seq_len=20.480&batch=2&instance=inf2.48xlarge"),
@@ -250,15 +243,7 @@ def test_a_pin_not_yet_checked_is_named_not_carried(browser_site: Any, ux_page: 
     """Review: with Python not started, a link's pin went to the other language as typed
     (Spanish hours=1.500, 1500 there, pinned as 1.5 in English)."""
     page = ux_page("about:blank", "desktop")
-    held: list[Any] = []
-
-    def hold(route: Any) -> None:   # the Spanish page's start-up never gets its runtime
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.context.route("**/pyodide.asm.wasm", hold)
+    hold_first_runtime(page)   # the Spanish page's start-up never gets its runtime
     page.context.add_init_script("window.__nfgCalcTimeouts = {langWaitMs: 1000};")
     page.goto(page_url(browser_site.base_url, "es", "price", "?hours=5&pin=hours%3D1.500"),
               wait_until="domcontentloaded")

@@ -44,6 +44,21 @@ def ux_page_fixture(chromium: Any) -> Iterator[Any]:
         context.close()
 
 
+def hold_first_runtime(page: Any) -> list[Any]:
+    """Hold the first Pyodide runtime request unanswered (that page's Python never starts);
+    later ones (the next page's) are served. The held routes are returned."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.context.route("**/pyodide.asm.wasm", hold)
+    return held
+
+
 def axe_violations(page: Any) -> list[dict[str, Any]]:
     """axe-core's WCAG 2.x A/AA violations on the page as it is now."""
     if not AXE.exists():
