@@ -7,11 +7,11 @@ memory check is ``calc.api.train_memory``.
 Per instance (filtered by ``family``), priced for (region, price_kind):
   1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device
      (api train_memory with ``recipe`` if given, else its default) —
-     ZeRO-3, sequence parallel, the largest allowed TP that divides the heads, and the
-     activation recomputation in train's order (the default training framework's mode first,
-     then the modes that keep fewer activations, up to full: a mode is used only if no count
-     fits with the one before). It is reported, not a recommendation of how to train; train
-     is called with that layout's ``recompute``, so time, cost and layout are one setup;
+     ZeRO-3, sequence parallel, the largest allowed TP that divides the heads, and at each
+     count the activation recomputation in train's order (the default training framework's
+     mode first, then the modes that keep fewer activations, up to full). It is reported, not a
+     recommendation of how to train; time and cost are api train's at the option's count, with
+     the recompute mode train picks there (the option's ``recompute``);
   2. deadline: count_deadline = ceil(time at count 1 / deadline) (train time is count⁻¹);
      count = max(memory count, deadline count), checked with api.train at that count;
   3. budget: options whose cost exceeds it are rejected (``over_budget``).

@@ -193,16 +193,22 @@ class CalculatorWidget {
     if (this.client.status.state === "ready") this.compute();
   }
 
+  // True while an answer to the inputs on screen (and the link's pin) can still come: not yet
+  // answered, no error of the worker's for them, the worker not failed.
+  awaitingAnswer() {
+    const restoring = this.root.nfgPin && this.root.nfgPin.restoring;
+    const refused = this.failedFor === JSON.stringify(this.rawValues()); // worker's error
+    return (!this.answered() || Boolean(restoring)) && !refused
+      && this.client.status.state !== "failed";
+  }
+
   // Resolves once an answer reads the inputs on screen (and the link's pin is restored or
   // refused), the worker has failed, or after `ms`.
   settled(ms) {
     const start = Date.now();
     return new Promise((resolve) => {
       const check = () => {
-        const restoring = this.root.nfgPin && this.root.nfgPin.restoring;
-        const refused = this.failedFor === JSON.stringify(this.rawValues()); // worker's error
-        if ((this.answered() && !restoring) || refused || this.client.status.state === "failed"
-            || Date.now() - start > ms) {
+        if (!this.awaitingAnswer() || Date.now() - start > ms) {
           resolve();
         } else {
           setTimeout(check, 50);

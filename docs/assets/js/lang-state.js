@@ -82,13 +82,7 @@
   }
 
   function waitForAnswers(link, event) {
-    var waiting = widgets().filter(function (root) {
-      var widget = root.nfgWidget;
-      var restoring = root.nfgPin && root.nfgPin.restoring; // the link's pin: checked first
-      var refused = widget.failedFor === JSON.stringify(widget.rawValues()); // no answer comes
-      return (!widget.answered() || restoring) && !refused
-        && widget.client.status.state !== "failed";
-    });
+    var waiting = widgets().filter(function (root) { return root.nfgWidget.awaitingAnswer(); });
     if (!waiting.length) return false;
     if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) {
       return false; // a new tab or window: followed at once, with what is carried now
