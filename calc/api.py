@@ -68,6 +68,8 @@ def train(req: inputs.Request) -> dict[str, Any]:
     seq_len = req.get_int("seq_len")
     dtype = dtype_gate.training_dtype_for(req, instance)  # trust: a training dtype the chip has
     tokens = req.get_int("tokens")
+    # the memory check first: the one time estimate is for the fitting layout's recompute mode
+    fit = fit_gate_api.train_fit(req, model, instance, count=count, seq_len=seq_len)
     try:
         result = estimate(
             model,
@@ -80,7 +82,7 @@ def train(req: inputs.Request) -> dict[str, Any]:
             usd_per_hour=hourly.usd_per_hour,
             price_missing_reason=hourly.missing_reason,
             framework=req.get_opt_text("framework"),  # perf (issue 15)
-            recompute=req.get_opt_text("recompute"),
+            recompute=fit.recompute,
         ).as_dict()
         result["peak_missing_reason"] = None
     except CalcError as error:  # trust: an unpublished peak leaves time and cost unknown
@@ -89,7 +91,7 @@ def train(req: inputs.Request) -> dict[str, Any]:
         result = fit_gate_api.train_without_peak(
             model, instance, count=count, tokens=tokens, seq_len=seq_len, dtype=dtype, mfu=mfu,
             hourly=hourly)
-    return {**fit_gate_api.gated_train(req, result, model, instance, hourly),
+    return {**fit_gate_api.gated_train(req, result, model, instance, hourly, fit),
             "active_params": model.active_params,
             "beyond_max_positions": beyond_max_positions(model, seq_len)}
 

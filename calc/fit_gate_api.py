@@ -371,52 +371,55 @@ def train_recompute_modes(req: inputs.Request, instance: InstanceSpec) -> tuple[
     return recompute_candidates(framework.default_recompute)
 
 
-def retrain(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
-            instance: InstanceSpec, hourly: HourlyPrice, recompute: str) -> dict[str, Any]:
-    """``result`` (api train's estimate) again with the recompute mode of the layout that fits:
-    the same inputs as calc.api.train, so time, cost and derivation are that mode's."""
-    from .flops import train as estimate
+@dataclass(frozen=True)
+class TrainFit:
+    """The training-memory check of a train request, made before its one time estimate: the
+    first layout that fits (or None), the smallest per-device bytes seen, the capacity, and
+    the recompute modes it tried (``train_recompute_modes``)."""
+    layout: dict[str, Any] | None
+    smallest_bytes: int | None
+    capacity_bytes: int
+    modes: tuple[str, ...]
 
-    if result.get("peak_missing_reason") is not None:   # no time to redo: the mode is named
-        return {**result, "recompute": recompute}
-    again = estimate(
-        model, instance, count=int(result["count"]), tokens=int(result["tokens"]),
-        seq_len=int(result["seq_len"]), dtype=str(result["dtype"]),
-        mfu=req.get_opt_float("mfu"), usd_per_hour=hourly.usd_per_hour,
-        price_missing_reason=hourly.missing_reason, framework=req.get_opt_text("framework"),
-        recompute=recompute,
-    ).as_dict()
-    return {**result, **again}
+    @property
+    def recompute(self) -> str | None:
+        """The recompute mode the time estimate uses: the fitting layout's; with none that
+        fits, the one asked for (None: the framework's default)."""
+        if self.layout is not None:
+            return str(self.layout["recompute"])
+        return self.modes[0] if len(self.modes) == 1 else None
 
 
-def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
-                instance: InstanceSpec, hourly: HourlyPrice) -> dict[str, Any]:
-    """The train answer gated by a training-memory fit: time and cost only when some layout
-    fits (``training_layout`` says which); else null, with more instances suggested.
-
-    The memory check and the time are for one setup: with ``recompute`` given, only layouts
-    with that mode count; without it, the framework's default is tried first, then the modes
-    that save more memory, and the time and cost are then recomputed for the mode of the
-    layout that fits (``recompute`` = ``training_layout.recompute``)."""
-    count = int(result["count"])
-    seq_len = int(result["seq_len"])
+def train_fit(req: inputs.Request, model: ModelSpec, instance: InstanceSpec, *, count: int,
+              seq_len: int) -> TrainFit:
+    """Which layout a train request fits with (``training_layout`` over its recompute modes),
+    so that its time and cost are estimated once, for that layout's mode."""
     modes = train_recompute_modes(req, instance)
     layout, smallest, capacity = training_layout(model, instance, count=count, seq_len=seq_len,
                                                  recompute=modes)
+    return TrainFit(layout, smallest, capacity, modes)
+
+
+def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
+                instance: InstanceSpec, hourly: HourlyPrice, fit: TrainFit) -> dict[str, Any]:
+    """The train answer gated by its training-memory fit (``train_fit``, made before the
+    estimate, so ``result`` is already for the fitting layout's recompute mode): time and cost
+    only when some layout fits; else null, with more instances suggested."""
+    count = int(result["count"])
+    seq_len = int(result["seq_len"])
     extras = {**price_fields(hourly), "price_kind": req.get_text("price_kind"),
-              "training_layout": layout, "fit_reason": None, "suggestions": [],
+              "training_layout": fit.layout, "fit_reason": None, "suggestions": [],
               "peak_is_proxy": peak_is_proxy(instance, str(result["dtype"])) is not None}
-    if layout is not None:
-        if result.get("recompute") != layout["recompute"]:
-            result = retrain(req, result, model, instance, hourly, str(layout["recompute"]))
-        return {**result, "fits": True, **extras}
+    if fit.layout is not None:
+        return {**result, "recompute": fit.recompute, "fits": True, **extras}
     reason = {"key": "training_does_not_fit", "params": {
-        "count": count, "per_device_bytes": smallest, "capacity_per_device_bytes": capacity}}
+        "count": count, "per_device_bytes": fit.smallest_bytes,
+        "capacity_per_device_bytes": fit.capacity_bytes}}
     suggestions = []
     more = count * 2
     while more <= count * TRAIN_MAX_COUNT_FACTOR:
         if training_layout(model, instance, count=more, seq_len=seq_len,
-                           recompute=modes)[0] is not None:
+                           recompute=fit.modes)[0] is not None:
             suggestions.append({"change": "count", "value": more,
                                 "params": {**req.echo, "count": more},
                                 "reason_key": "suggest_count", "tp_degree": None})

@@ -119,6 +119,24 @@ def test_default_mode_that_does_not_fit_times_the_mode_that_does() -> None:
     assert result["derivation"] == full["derivation"]
 
 
+def test_one_time_estimate_per_train_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory check comes first, so the time is estimated once, for the layout's mode
+    (it used to be estimated for the default mode, then again for the layout's)."""
+    import calc.flops
+
+    modes: list[str | None] = []
+    original = calc.flops.train
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        modes.append(kwargs.get("recompute"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(calc.flops, "train", counted)
+    result = run("train", **LONG_70B)
+    assert modes == ["full"]
+    assert result["recompute"] == "full"
+
+
 def test_default_mode_is_kept_when_it_fits() -> None:
     result = run("train", model="llama-3.1-8b", instance="trn1.32xlarge", count=4,
                  tokens=10**10, seq_len=4096)
