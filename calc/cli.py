@@ -482,27 +482,24 @@ SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
                "total_bytes", "tp_degree", "per_core_bytes", "capacity_per_core_bytes",
                "headroom_per_core_bytes", "fits", "fit_reason", "head_padding", "min_tp_degree",
                "recommended_tp_degree",
-               "max_batch", "max_seq_len", "kv_rule", "beyond_max_positions"),
+               "max_batch", "max_seq_len", "kv_rule"),
     "perf": ("fits", "fit_reason", "framework", "dtype", "kv_dtype", "tp_degree", "tp_reason",
              "tp_other_objective", "ttft_s", "tpot_s",
              "output_tokens_per_s_per_replica", "replicas",
              "output_tokens_per_s", "output_tokens_per_s_per_user", "prefill_bound",
              "decode_bound", "peak_is_proxy", "usd_per_million_output_tokens",
-             "error_band", "basis", "basis_measurement_id", "beyond_max_positions"),
+             "error_band", "basis", "basis_measurement_id"),
     "train": ("fits", "fit_reason", "framework", "recompute", "total_flops", "peak_flops_per_s",
-              "mfu", "time_s", "time_h", "tokens_per_s", "cost_usd", "error_band", "basis",
-              "beyond_max_positions"),
+              "mfu", "time_s", "time_h", "tokens_per_s", "cost_usd", "error_band", "basis"),
     "train_memory": ("weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
                      "activation_bytes", "overhead_bytes", "per_device_bytes",
-                     "capacity_per_device_bytes", "headroom_per_device_bytes", "fits",
-                     "beyond_max_positions"),
+                     "capacity_per_device_bytes", "headroom_per_device_bytes", "fits"),
     "price": ("usd_per_hour", "usd_total", "usd_per_month", "usd_per_chip_hour",
               "usd_per_gib_hour", "usd_per_bf16_pflop_hour", "price_as_of"),
     "dtypes": ("instance", "compute_dtypes", "dtypes_supported", "kv_dtypes_supported",
                "default_dtype"),
 }
 PRICED = ("perf", "train", "price")
-SHOWN_WHEN_SET = {"beyond_max_positions"}   # a warning: no line when it does not apply
 
 
 def _suggestion_lines(result: dict[str, Any]) -> list[str]:
@@ -542,12 +539,12 @@ def summary(kind: str, result: dict[str, Any]) -> str:
         return "\n".join(lines)
     lines = [
         f"{field:<36} {_format(result.get(field), field)}" for field in SUMMARY_FIELDS[kind]
-        if field in result and not (field in SHOWN_WHEN_SET and result[field] is None)
+        if field in result
     ]
     if result.get("no_training_framework"):
         lines.append(f"note: no training framework in this guide runs on "
                      f"{result['no_training_framework']}: these figures size the layout only")
-    if result.get("beyond_max_positions"):
+    if result.get("beyond_max_positions"):  # said once, in words (--json has the field)
         from .advise_text import BEYOND_POSITIONS
 
         lines.append(f"note: {BEYOND_POSITIONS.format(max=result['beyond_max_positions'])}")

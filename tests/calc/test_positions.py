@@ -50,8 +50,10 @@ def test_cli_says_it_only_when_it_applies() -> None:
         return subprocess.run([sys.executable, "-m", "calc", "memory", "--model", "llama-2-7b",
                                "--instance", "inf2.xlarge", "--seq-len", seq_len], cwd=ROOT,
                               capture_output=True, text=True, check=True, timeout=120).stdout
-    assert "beyond_max_positions                 4,096" in memory("8192")
-    assert "beyond_max_positions" not in memory("1024")
+    long = memory("8192")
+    assert "longer than the model's maximum positions (4,096 tokens)" in long
+    assert long.count("4,096 tokens") == 1 and "beyond_max_positions" not in long  # said once
+    assert "maximum positions" not in memory("1024")
 
 
 @pytest.mark.parametrize("lang", LANGS)
