@@ -2,16 +2,14 @@
 -> the cheapest instance type × count, with time, cost and error band.
 
 Built on the api results, never a second formula: time and cost are ``calc.api.train`` for the
-same params (model fields, instance, count, tokens, seq_len, dtype, mfu, region, price_kind); the
-memory check is ``calc.api.train_memory``.
+same params (model fields, instance, count, tokens, seq_len, dtype, mfu, region, price_kind,
+recipe); the memory check is train's own (``calc.fit_gate_api.training_layout``).
 Per instance (filtered by ``family``), priced for (region, price_kind):
-  1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which one layout fits per device
-     (api train_memory with ``recipe`` if given, else its default) —
-     ZeRO-3, sequence parallel, the largest allowed TP that divides the heads, and at each
-     count the activation recomputation in train's order (the default training framework's
-     mode first, then the modes that keep fewer activations, up to full). It is reported, not a
-     recommendation of how to train; time and cost are api train's at the option's count, with
-     the recompute mode train picks there (the option's ``recompute``);
+  1. memory: the smallest count in 1, 2, 4, … ≤ max_count at which train's memory check finds
+     a layout (the recompute modes in train's order, then ZeRO 1 and 3, TP, PP; ``recipe`` if
+     given, else calc.training_memory.DEFAULT_RECIPE). The layout is reported as train_memory
+     inputs, not as a recommendation of how to train; time and cost are api train's at the
+     option's count, with the recompute mode train picks there (the option's ``recompute``);
   2. deadline: count_deadline = ceil(time at count 1 / deadline) (train time is count⁻¹);
      count = max(memory count, deadline count), checked with api.train at that count;
   3. budget: options whose cost exceeds it are rejected (``over_budget``).
@@ -39,11 +37,6 @@ def _reason(key: str, **values: Any) -> dict[str, Any]:
     return {"key": key, "params": values}
 
 
-def _layout_tp(model: ModelSpec, instance: InstanceSpec) -> int:
-    divisors = [d for d in instance.tp_degrees if model.heads % d == 0]
-    return max(divisors) if divisors else 1
-
-
 def _recompute_modes(instance: InstanceSpec) -> tuple[str, ...]:
     """train's order without a ``recompute`` (calc.fit_gate_api.recompute_candidates): the
     default training framework's mode, then the modes that keep fewer activations."""
@@ -56,36 +49,27 @@ def _recompute_modes(instance: InstanceSpec) -> tuple[str, ...]:
     return recompute_candidates(default)
 
 
-def _memory_count(
-    base: dict[str, Any], model: ModelSpec, instance: InstanceSpec, max_count: int
-) -> tuple[int | None, dict[str, Any], CalcError | None]:
-    """(smallest fitting count on the 1, 2, 4, … ladder or None, the layout, the error
-    train_memory raised if it did). At each count the recompute modes are tried in train's
-    order (calc.fit_gate_api.recompute_candidates), as train chooses one for a count: the
-    fewest instances that fit with any mode, and the first mode that fits there (train's time
-    and cost are for that mode). Trying one mode over the whole ladder first reported 128
-    instances for 405B where full recompute fits on 8."""
-    from .api import train_memory
+LAYOUT_FIELDS = ("tp", "pp", "zero", "recompute", "sp", "recipe")  # train_memory's inputs
 
-    tp = _layout_tp(model, instance)
-    params = {name: base[name] for name in (*inputs.MODEL_FIELDS, "seq_len", "recipe")
-              if name in base}
+
+def _memory_count(model: ModelSpec, instance: InstanceSpec, *, seq_len: int, recipe: str,
+                  max_count: int) -> tuple[int | None, dict[str, Any] | None]:
+    """(the smallest count on the 1, 2, 4, … ladder at which train's own memory check finds a
+    layout, and that layout as train_memory inputs) or (None, None). The search is train's
+    (calc.fit_gate_api.training_layout: recompute modes in train's order, ZeRO 1 then 3, TP,
+    PP), so train at this count fits and train at half of it does not. It once searched ZeRO-3
+    at one TP degree without PP, and could ask for more instances than train needs."""
+    from .fit_gate_api import training_layout
+
     modes = _recompute_modes(instance)
-    layout: dict[str, Any] = {"zero": 3, "recompute": modes[-1], "sp": tp > 1, "tp": tp}
     count = 1
     while count <= max_count:
-        for recompute in modes:
-            layout = {"zero": 3, "recompute": recompute, "sp": tp > 1, "tp": tp}
-            try:
-                result = train_memory(inputs.parse(
-                    "train_memory", {**params, **layout, "instance": instance.id,
-                                     "count": count}))
-            except CalcError as error:
-                return None, layout, error
-            if result["fits"]:
-                return count, layout, None
+        layout = training_layout(model, instance, count=count, seq_len=seq_len,
+                                 recompute=modes, recipe_name=recipe)[0]
+        if layout is not None:
+            return count, {name: layout[name] for name in LAYOUT_FIELDS}
         count *= 2
-    return None, layout, None
+    return None, None
 
 
 def _fewest_meeting(train: Any, params: dict[str, Any], low: int, high: int,
@@ -132,9 +116,9 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
         base["dtype"] = dtype
     if req.given("mfu"):
         base["mfu"] = req.get_float("mfu")
+    recipe = req.get_text("recipe")   # the optimizer recipe of train's memory check
+    base["recipe"] = recipe
     train_keys = set(base)
-    if req.given("recipe"):  # train_memory's optimizer recipe (its default if absent)
-        base["recipe"] = req.get_text("recipe")
 
     options: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
@@ -151,16 +135,18 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
             continue
         train_params = {k: v for k, v in base.items() if k in train_keys}
         train_params["instance"] = instance.id
-        memory_count, layout, failure = _memory_count(base, model, instance, max_count)
-        # time and cost as train gives them at each count: it picks the recompute mode that
-        # fits there (full at the fewest instances may become selective at more)
-        if failure is not None:
+        try:
+            memory_count, layout = _memory_count(model, instance, seq_len=seq_len,
+                                                 recipe=recipe, max_count=max_count)
+        except CalcError as failure:   # e.g. the instance's memory is not published
             rejected.append({"instance": instance.id, "reason": _reason(
                 failure.key, **{k: v for k, v in failure.params.items() if k != "field"})})
             continue
-        if memory_count is None:
+        # time and cost as train gives them at each count: it picks the recompute mode that
+        # fits there (full at the fewest instances may become selective at more)
+        if memory_count is None or layout is None:
             rejected.append({"instance": instance.id, "reason": _reason(
-                "does_not_fit", max_count=max_count, **layout)})
+                "does_not_fit", max_count=max_count)})
             continue
         try:
             single = train({**train_params, "count": memory_count})  # train gates on fit

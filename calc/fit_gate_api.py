@@ -322,15 +322,16 @@ def recompute_candidates(default: str, given: str | None = None) -> tuple[str, .
 
 
 def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq_len: int,
-                    recompute: Sequence[str] = ("full",),
+                    recompute: Sequence[str] = ("full",), recipe_name: str | None = None,
                     ) -> tuple[dict[str, Any] | None, int | None, int]:
     """The first parallel layout (recompute mode in the order of ``recompute``, then ZeRO 1
-    then 3, TP within an instance, PP; sequence parallelism, micro-batch 1, the first optimizer
-    recipe) under which training fits per device: (layout or None, smallest per-device bytes
-    seen, capacity). A mode is tried only when no layout of an earlier one fits."""
-    from .training_memory import recipes, train_memory
+    then 3, TP within an instance, PP; sequence parallelism, micro-batch 1, the optimizer
+    recipe named, else calc.training_memory.DEFAULT_RECIPE) under which training fits per
+    device: (layout or None, smallest per-device bytes seen, capacity). A mode is tried only
+    when no layout of an earlier one fits."""
+    from .training_memory import default_recipe, train_memory
 
-    recipe_name = sorted(recipes())[0]
+    recipe_name = recipe_name or default_recipe()
     available = instance.logical_cores * count
     capacity = memory.capacity_per_core_bytes(instance)
     smallest: int | None = None
@@ -380,6 +381,7 @@ class TrainFit:
     smallest_bytes: int | None
     capacity_bytes: int
     modes: tuple[str, ...]
+    recipe: str
 
     @property
     def recompute(self) -> str | None:
@@ -395,9 +397,10 @@ def train_fit(req: inputs.Request, model: ModelSpec, instance: InstanceSpec, *, 
     """Which layout a train request fits with (``training_layout`` over its recompute modes),
     so that its time and cost are estimated once, for that layout's mode."""
     modes = train_recompute_modes(req, instance)
+    recipe_name = req.get_text("recipe")
     layout, smallest, capacity = training_layout(model, instance, count=count, seq_len=seq_len,
-                                                 recompute=modes)
-    return TrainFit(layout, smallest, capacity, modes)
+                                                 recompute=modes, recipe_name=recipe_name)
+    return TrainFit(layout, smallest, capacity, modes, recipe_name)
 
 
 def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
@@ -419,7 +422,7 @@ def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
     more = count * 2
     while more <= count * TRAIN_MAX_COUNT_FACTOR:
         if training_layout(model, instance, count=more, seq_len=seq_len,
-                           recompute=fit.modes)[0] is not None:
+                           recompute=fit.modes, recipe_name=fit.recipe)[0] is not None:
             suggestions.append({"change": "count", "value": more,
                                 "params": {**req.echo, "count": more},
                                 "reason_key": "suggest_count", "tp_degree": None})

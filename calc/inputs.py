@@ -399,9 +399,10 @@ def _framework_ids() -> tuple[str, ...]:
     return tuple(all_frameworks())
 
 
-def _first_recipe() -> str | None:
-    known = _recipes()
-    return known[0] if known else None
+def _default_recipe() -> str | None:
+    from .training_memory import default_recipe
+
+    return default_recipe() if _recipes() else None
 
 
 def _default_region() -> str:
@@ -540,8 +541,8 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
              "objective": _default_objective("perf"), **_SERVING},
     "train": {**_MODEL, "instance": REQUIRED, "count": 1, "tokens": REQUIRED,
               "seq_len": REQUIRED, "mfu": OPTIONAL, "dtype": OPTIONAL, **_PRICED,
-              "framework": OPTIONAL, "recompute": OPTIONAL},
-    "train_memory": {**_MODEL, "instance": REQUIRED, "count": 1, "recipe": _first_recipe,
+              "framework": OPTIONAL, "recompute": OPTIONAL, "recipe": _default_recipe},
+    "train_memory": {**_MODEL, "instance": REQUIRED, "count": 1, "recipe": _default_recipe,
                      "zero": 1, "recompute": "selective", "sp": False, "tp": 1, "pp": 1,
                      "dp": OPTIONAL, "batch": 1, "seq_len": REQUIRED},
     "price": {"instance": REQUIRED, "region": _default_region, "hours": 1.0,
@@ -559,7 +560,7 @@ KIND_PARAMS: dict[str, dict[str, Any]] = {
                "framework": OPTIONAL, "max_batch": 256, "pad_heads": False},
     "advise_train": {**_MODEL, "tokens": REQUIRED, "seq_len": REQUIRED, "deadline_h": OPTIONAL,
                      "budget_usd": OPTIONAL, "dtype": OPTIONAL, "mfu": OPTIONAL, **_PRICED,
-                     "family": "all", "max_count": 1024, "recipe": OPTIONAL},
+                     "family": "all", "max_count": 1024, "recipe": _default_recipe},
     "snippet": {"model": OPTIONAL, "instance": REQUIRED, "tp": REQUIRED, "batch": 1,
                 "input_len": REQUIRED, "output_len": REQUIRED, "dtype": OPTIONAL,
                 "kv_dtype": OPTIONAL, "framework": OPTIONAL},

@@ -22,6 +22,12 @@ from .specs import InstanceSpec, ModelSpec
 RECOMPUTE_MODES = ("none", "selective", "full")
 ZERO_STAGES = (0, 1, 2, 3)
 RECIPE_PREFIX = "training_bytes_per_param_"
+# The recipe used when none is named, everywhere (train-memory, train's fit gate, advise-train,
+# the memory page): DeepSpeed's count of 16- and 32-bit gradients, 20 B/param, the most that the
+# recipes in data/ keep. A fit gate that assumed 8-bit Adam (10 B/param) or bf16 gradients would
+# say "fits" for a run with the usual mixed-precision AdamW that then runs out of memory; the
+# reader can name a leaner recipe.
+DEFAULT_RECIPE = "deepspeed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +64,14 @@ def recipes() -> dict[str, Recipe]:
             optimizer_bytes_per_param=float(breakdown["optimizer_moments"]),
         )
     return found
+
+
+def default_recipe() -> str:
+    """DEFAULT_RECIPE when data/ has it, else the first recipe in name order."""
+    known = recipes()
+    if DEFAULT_RECIPE in known:
+        return DEFAULT_RECIPE
+    return sorted(known)[0]
 
 
 def recipe(name: str) -> Recipe:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import data, inputs
+from ..training_memory import DEFAULT_RECIPE
 from . import strings
 from .numbers import DEFAULT_LANG
 
@@ -155,7 +156,7 @@ MEMORY = Calculator(
         Field("batch", 1),
         Field("seq_len", 4096),
         Field("tp"),
-        Field("recipe", "deepspeed", modes=("training",)),
+        Field("recipe", DEFAULT_RECIPE, modes=("training",)),
         Field("zero", 1, modes=("training",)),
         Field("recompute", "selective", modes=("training",)),
         Field("count", 1, modes=("training",)),
@@ -208,6 +209,7 @@ PERFORMANCE = Calculator(
         Field("tokens", 10_000_000_000, modes=("training",)),
         Field("seq_len", 4096, modes=("training",)),
         Field("mfu", modes=("training",)),
+        Field("recipe", DEFAULT_RECIPE, modes=("training",)),   # of the memory check
     ),
     modes=(
         Mode("inference",
@@ -222,7 +224,7 @@ PERFORMANCE = Calculator(
         Mode("training",
              requests=(Request("main", "train",
                                (*MODEL_PARAMS, "instance", "count", "tokens", "seq_len",
-                                "mfu")),),
+                                "mfu", "recipe")),),
              outputs=_outputs("total_flops", "peak_flops_per_s", "mfu", "tokens_per_s",
                               "time_s", "cost_usd"),
              summary=("time_s", "cost_usd", "tokens_per_s")),

@@ -16,8 +16,10 @@ from calc.fit_gate_api import recompute_candidates
 SPEED_AND_COST = ("time_s", "time_h", "tokens_per_s", "cost_usd", "instance_hours",
                   "peak_flops_per_s")
 MODES = ("none", "selective", "full")
+# 8-bit Adam (10 B/param), named: at the default recipe (20 B/param) no mode fits 70B on two
+# trn1, and these tests are about which recompute mode is chosen
 QA_70B = {"model": "llama-3.1-70b", "instance": "trn1.32xlarge", "count": 2, "seq_len": 8192,
-          "tokens": 10**10}
+          "tokens": 10**10, "recipe": "adam_8bit"}
 # selective (the Neuron training default) fits no layout here; full does
 LONG_70B = {**QA_70B, "seq_len": 32768}
 QA_ADVISE = {"model": "llama-3.1-8b", "tokens": 10**10, "seq_len": 4096, "deadline_h": 24,
@@ -40,7 +42,7 @@ def assert_one_setup(result: dict[str, Any]) -> None:
     assert result["recompute"] == layout["recompute"]
     again = run("train", model=result["model"], instance=result["instance"],
                 count=result["count"], tokens=result["tokens"], seq_len=result["seq_len"],
-                recompute=layout["recompute"])
+                recompute=layout["recompute"], recipe=layout["recipe"])
     assert again["fits"] is True
     assert again["training_layout"]["recompute"] == layout["recompute"]
     assert again["time_s"] == result["time_s"]
@@ -165,11 +167,11 @@ GRID_INSTANCES = ("trn1.32xlarge", "trn1.2xlarge", "trn2.48xlarge", "p4d.24xlarg
 
 
 @pytest.mark.parametrize(("model", "instance", "count", "seq_len"), [
-    ("llama-3.1-8b", "trn1.2xlarge", 4, 32768),
-    ("llama-3.1-70b", "p4d.24xlarge", 4, 32768),
-    ("llama-3.1-70b", "p5.48xlarge", 2, 32768),
-    ("mixtral-8x7b", "trn1.32xlarge", 1, 32768),
-    ("mistral-7b", "trn1.2xlarge", 4, 32768),
+    ("llama-3.1-8b", "trn1.2xlarge", 8, 32768),
+    ("llama-3.1-70b", "p4d.24xlarge", 8, 32768),
+    ("llama-3.1-70b", "p5.48xlarge", 4, 32768),
+    ("mixtral-8x7b", "trn1.32xlarge", 2, 32768),
+    ("mistral-7b", "trn1.2xlarge", 8, 32768),
     ("llama-3.1-8b", "trn2.48xlarge", 1, 8192),
     ("llama-3.1-8b", "g5.xlarge", 8, 4096),
 ])
@@ -207,14 +209,16 @@ def test_every_fitting_train_is_one_setup(model: str, instance: str, count: int,
 
 def assert_options_are_one_setup(result: dict[str, Any], params: dict[str, Any]) -> None:
     assert result["options"]
+    recipe = {"recipe": params["recipe"]} if "recipe" in params else {}
     for option in result["options"]:
+        assert option["layout"]["recipe"] == params.get("recipe", "deepspeed")
         train = run("train", model=params["model"], tokens=params["tokens"],
                     seq_len=params["seq_len"], instance=option["instance"],
-                    count=option["instance_count"], recompute=option["recompute"])
+                    count=option["instance_count"], recompute=option["recompute"], **recipe)
         assert train["fits"] is True
         plain = run("train", model=params["model"], tokens=params["tokens"],
                     seq_len=params["seq_len"], instance=option["instance"],
-                    count=option["instance_count"])   # train picks the same mode there
+                    count=option["instance_count"], **recipe)   # train picks the same mode
         assert plain["recompute"] == option["recompute"]
         assert plain["time_s"] == option["time_s"]
         for field in ("time_s", "time_h", "cost_usd", "tokens_per_s", "mfu"):
@@ -226,7 +230,7 @@ def assert_options_are_one_setup(result: dict[str, Any], params: dict[str, Any])
             if count > option["memory_count"]:   # one fewer misses it (train's own mode)
                 fewer = run("train", model=params["model"], tokens=params["tokens"],
                             seq_len=params["seq_len"], instance=option["instance"],
-                            count=count - 1)
+                            count=count - 1, **recipe)
                 assert fewer["time_h"] > deadline, option["instance"]
         memory = run("train_memory", model=params["model"], seq_len=params["seq_len"],
                      instance=option["instance"], count=option["memory_count"],
@@ -247,24 +251,36 @@ def test_qa_advise_train_deadline_uses_the_layouts_mode() -> None:
 
 def test_advise_train_times_a_full_recompute_layout_with_full() -> None:
     params = {"model": "llama-3.1-70b", "tokens": 10**10, "seq_len": 32768,
-              "budget_usd": 1e9, "family": "neuron", "max_count": 4}
+              "budget_usd": 1e9, "family": "neuron", "max_count": 4, "recipe": "adam_8bit"}
     result = run("advise_train", **params)
     assert_options_are_one_setup(result, params)
     trn1 = next(o for o in result["options"] if o["instance"] == "trn1.32xlarge")
     assert trn1["layout"]["recompute"] == "full"
     selective = run("train", model="llama-3.1-70b", tokens=10**10, seq_len=32768,
                     instance="trn1.32xlarge", count=trn1["instance_count"],
-                    recompute="selective")
+                    recompute="selective", recipe="adam_8bit")
     assert selective["fits"] is False
 
 
 def test_advise_train_memory_count_is_the_fewest_with_any_mode() -> None:
     """Review: one mode was tried over the whole count ladder before the next, so 405B at 8,192
-    tokens on p5.48xlarge needed 128 instances (selective) where full recompute fits on 8."""
+    tokens on p5.48xlarge needed 128 instances (selective) where full recompute fits on 8. The
+    memory count is now train's own check: train fits there, and at half of it with no mode."""
     result = run("advise_train", model="llama-3.1-405b", tokens=10**10, seq_len=8192,
                  deadline_h=100_000, family="gpu")
-    p5 = next(o for o in result["options"] if o["instance"] == "p5.48xlarge")
-    assert p5["memory_count"] == 8 and p5["layout"]["recompute"] == "full"
-    half = run("train_memory", model="llama-3.1-405b", seq_len=8192, instance="p5.48xlarge",
-               count=4, **{**p5["layout"], "recompute": "full"})
-    assert half["fits"] is False
+    options = {o["instance"]: o for o in result["options"]}
+    assert "p5.48xlarge" in options
+    for instance, option in options.items():
+        count = option["memory_count"]
+        at = run("train", model="llama-3.1-405b", tokens=10**10, seq_len=8192,
+                 instance=instance, count=count)
+        assert at["fits"] is True, instance
+        assert {k: at["training_layout"][k] for k in option["layout"]} == option["layout"]
+        memory = run("train_memory", model="llama-3.1-405b", seq_len=8192, instance=instance,
+                     count=count, **option["layout"])
+        assert memory["fits"] is True, instance
+        if count > 1:
+            for mode in MODES:
+                half = run("train", model="llama-3.1-405b", tokens=10**10, seq_len=8192,
+                           instance=instance, count=count // 2, recompute=mode)
+                assert half["fits"] is False, (instance, mode)
