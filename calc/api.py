@@ -83,6 +83,7 @@ def train(req: inputs.Request) -> dict[str, Any]:
             price_missing_reason=hourly.missing_reason,
             framework=req.get_opt_text("framework"),  # perf (issue 15)
             recompute=fit.recompute,
+            devices_used=None if fit.layout is None else int(fit.layout["devices"]),
         ).as_dict()
         result["peak_missing_reason"] = None
     except CalcError as error:  # trust: an unpublished peak leaves time and cost unknown

@@ -305,6 +305,9 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
 
 
 TRAIN_SEARCH_ZERO = (1, 3)
+# train derivation steps that describe the setup, kept when it does not fit (time, MFU, tokens/s,
+# cost, error band and basis are speed and cost)
+TRAIN_SETUP_STEPS = ("framework", "total_flops", "attention_flops", "recompute_flops")
 TRAIN_MAX_COUNT_FACTOR = 64
 
 
@@ -328,7 +331,9 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
     then 3, TP within an instance, PP; sequence parallelism, micro-batch 1, the optimizer
     recipe named, else calc.training_memory.DEFAULT_RECIPE) under which training fits per
     device: (layout or None, smallest per-device bytes seen, capacity). A mode is tried only
-    when no layout of an earlier one fits."""
+    when no layout of an earlier one fits. Within a mode a layout that uses every device
+    (tp × pp × dp = devices available) comes first; else the first that fits, with its idle
+    devices counted (``devices`` < ``devices_available``: the time uses only ``devices``)."""
     from .training_memory import default_recipe, train_memory
 
     recipe_name = recipe_name or default_recipe()
@@ -339,6 +344,7 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
            if model.heads % t == 0 and t <= instance.logical_cores]
     pps = [p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= model.layers]
     for mode in recompute:
+        partial: dict[str, Any] | None = None   # the first fit that leaves devices idle
         for zero in TRAIN_SEARCH_ZERO:
             for tp in tps:
                 for pp in pps:
@@ -354,11 +360,17 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
                         continue
                     if smallest is None or result.per_device_bytes < smallest:
                         smallest = result.per_device_bytes
-                    if result.fits:
-                        return ({"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
-                                 "recompute": mode, "sp": True, "recipe": recipe_name,
-                                 "micro_batch": 1, "per_device_bytes": result.per_device_bytes},
-                                smallest, capacity)
+                    if not result.fits:
+                        continue
+                    layout = {"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
+                              "recompute": mode, "sp": True, "recipe": recipe_name,
+                              "micro_batch": 1, "per_device_bytes": result.per_device_bytes,
+                              "devices": tp * pp * result.dp, "devices_available": available}
+                    if tp * pp * result.dp == available:
+                        return layout, smallest, capacity
+                    partial = partial or layout
+        if partial is not None:   # no layout of this mode uses every device
+            return partial, smallest, capacity
     return None, smallest, capacity
 
 
@@ -431,7 +443,16 @@ def gated_train(req: inputs.Request, result: dict[str, Any], model: ModelSpec,
     answer = fit_gate.gated(list(result), {**result, **extras},
                             keep=("seq_len", "tokens", "count", "mfu", "mfu_source",
                                   "total_flops", "framework", "recompute"))
-    answer.update(fit_reason=reason, suggestions=suggestions, training_layout=None)
+    # the math of a setup that does not fit: its FLOPs and the memory check, no time or cost
+    setup_steps = [step for step in result["derivation"] if step["key"] in TRAIN_SETUP_STEPS]
+    setup_steps += [
+        {"key": "per_device_bytes", "value": fit.smallest_bytes, "unit": "B",
+         "formula": "least per device over the layouts searched (recompute, ZeRO 1/3, TP × PP)"},
+        {"key": "capacity_per_device_bytes", "value": fit.capacity_bytes, "unit": "B",
+         "formula": "usable memory per device"},
+    ]
+    answer.update(fit_reason=reason, suggestions=suggestions, training_layout=None,
+                  derivation=setup_steps)
     return answer
 
 

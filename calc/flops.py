@@ -150,13 +150,20 @@ def train(
     price_missing_reason: str | None,
     framework: str | None = None,
     recompute: str | None = None,
+    devices_used: int | None = None,
 ) -> TrainResult:
+    """Training time and cost. ``devices_used``: the devices (NeuronCores, GPUs) the parallel
+    layout runs on (tp × pp × dp); None or all of them: every device of ``count`` instances
+    works. Fewer: the others idle but are paid for (the time uses the working share)."""
     from . import calibration, frameworks, serving_band, training_speed
 
     chosen = frameworks.resolve(framework, instance, "training")
     recompute = recompute or chosen.default_recompute
     steps = Derivation()
     steps.add("framework", f"{chosen.name}; recompute: {recompute}", chosen.id, "")
+    available = count * instance.logical_cores
+    working = 1.0 if devices_used is None else min(devices_used, available) / available
+    working_count = count * working   # instances' worth of devices that compute
     total = steps.add(
         "total_flops",
         "6 · N_active · D + 12 · L · h · s · D",
@@ -167,6 +174,9 @@ def train(
     peak_instance = steps.add(
         "peak_flops_per_s", f"{compute} dense headline TFLOPS per chip × chips", headline, "FLOP/s"
     )
+    if working < 1.0:
+        steps.add("devices_used", "tp × pp × dp of the layout / devices of count instances",
+                  f"{devices_used} / {available}", "")
     hardware_efficiency: float | None = None
     if mfu is None:
         per_token = training_speed.token_flops(model, seq_len, recompute)
@@ -181,11 +191,13 @@ def train(
         hardware_efficiency, mfu_source = training_speed.lookup(chosen, instance, model, fitted)
         steps.add("hardware_efficiency", f"fitted efficiency ({mfu_source})", hardware_efficiency,
                   "")
+        share = "" if working == 1.0 else " × devices used share"
         time_s = steps.add(
-            "time_s", "D × weighted FLOPs per token / (count × peak × efficiency)",
-            tokens * per_token.weighted / (count * peak_instance * hardware_efficiency), "s")
-        mfu = steps.add("mfu", "model FLOPs / (time × count × peak)",
-                        total / (time_s * count * peak_instance), "")
+            "time_s", f"D × weighted FLOPs per token / (count{share} × peak × efficiency)",
+            tokens * per_token.weighted / (working_count * peak_instance * hardware_efficiency),
+            "s")
+        mfu = steps.add("mfu", f"model FLOPs / (time × count{share} × peak)",
+                        total / (time_s * working_count * peak_instance), "")
     else:
         mfu_source = "input"
         from .inputs import MIN_MFU
@@ -193,9 +205,10 @@ def train(
         if not MIN_MFU <= mfu <= 1.0:  # hardening: a vanishing MFU overflows the training time
             raise CalcError("mfu", "out_of_range", {"min": MIN_MFU, "max": 1.0, "value": mfu})
         steps.add("mfu", f"MFU ({mfu_source})", mfu, "")
+        share = "" if working == 1.0 else " × devices used share"
         time_s = steps.add(
-            "time_s", "total / (count × peak × MFU)", total / (count * peak_instance * mfu), "s"
-        )
+            "time_s", f"total / (count{share} × peak × MFU)",
+            total / (working_count * peak_instance * mfu), "s")
     if not math.isfinite(time_s) or time_s <= 0:
         raise CalcError("tokens", "result_not_finite", {"value": "time_s"})
     tokens_per_s = steps.add("tokens_per_s", "D / time", tokens / time_s, "tokens/s")

@@ -1,0 +1,85 @@
+"""QA (Stop 46): train timed every device of ``count`` although its layout used fewer, so
+advise-train offered 5 × p5.4xlarge (layout tp 1 × pp 2 × dp 2: 4 GPUs) as 20 % faster than 4
+for the same work, meeting a deadline the layout could not. Now a layout that uses every device
+comes first, and where none fits the time counts only the devices the layout uses (the idle
+ones are still paid for). And a setup that does not fit keeps no time or cost in its math."""
+
+from typing import Any
+
+import pytest
+from calc_helpers import run
+
+from calc import data, flops
+
+SPEED_AND_COST_STEPS = {"time_s", "tokens_per_s", "instance_hours", "cost_usd", "mfu",
+                        "hardware_efficiency", "error_band_tokens_per_s", "basis",
+                        "peak_flops_per_s"}
+
+
+def train(**params: Any) -> dict[str, Any]:
+    return run("train", model="llama-3.1-8b", instance="p5.4xlarge", tokens=10**10, **params)
+
+
+def test_a_layout_that_uses_every_device_comes_first() -> None:
+    # the QA case: 5 × p5.4xlarge at 4,096 tokens (it was tp 1 × pp 2 × dp 2 = 4 of 5 GPUs)
+    result = train(count=5, seq_len=4096)
+    layout = result["training_layout"]
+    assert layout["devices"] == layout["devices_available"] == 5
+    assert layout["tp"] * layout["pp"] * layout["dp"] == 5
+
+
+def test_idle_devices_add_cost_not_speed() -> None:
+    # at 32,768 tokens only tp 1 × pp 4 × dp 1 fits on 6 GPUs: two idle
+    six = train(count=6, seq_len=32768)
+    four = train(count=4, seq_len=32768)
+    assert six["training_layout"]["devices"] == 4
+    assert six["training_layout"]["devices_available"] == 6
+    assert {k: six["training_layout"][k] for k in ("tp", "pp", "dp", "recompute")} == \
+        {k: four["training_layout"][k] for k in ("tp", "pp", "dp", "recompute")}
+    assert six["time_s"] == pytest.approx(four["time_s"], rel=1e-12)
+    assert six["cost_usd"] == pytest.approx(four["cost_usd"] * 6 / 4, rel=1e-12)
+    assert six["mfu"] == pytest.approx(four["mfu"], rel=1e-12)   # of the devices that work
+    steps = {s["key"]: s for s in six["derivation"]}
+    assert steps["devices_used"]["value"] == "4 / 6"
+    assert "devices used share" in steps["time_s"]["formula"]
+    assert "devices_used" not in {s["key"] for s in four["derivation"]}
+
+
+def test_devices_used_by_hand() -> None:
+    model, instance = data.model("llama-3.1-8b"), data.instance("p5.4xlarge")
+    common = {"tokens": 10**9, "seq_len": 4096, "dtype": "bf16", "mfu": 0.4,
+              "usd_per_hour": 10.0, "price_missing_reason": None}
+    all_four = flops.train(model, instance, count=4, **common)
+    three_of_four = flops.train(model, instance, count=4, devices_used=3, **common)
+    # time = FLOPs / (count × share × peak × MFU): 4/3 as long, and 4 instances paid
+    assert three_of_four.time_s == pytest.approx(all_four.time_s * 4 / 3, rel=1e-12)
+    assert three_of_four.cost_usd == pytest.approx(all_four.cost_usd * 4 / 3, rel=1e-12)
+    hand = all_four.total_flops / (3 * all_four.peak_flops_per_s * 0.4)
+    assert three_of_four.time_s == pytest.approx(hand, rel=1e-12)
+
+
+def test_advise_train_never_pays_for_idle_speed() -> None:
+    result = run("advise_train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
+                 deadline_h=100, family="gpu")
+    for option in result["options"]:
+        again = run("train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
+                    instance=option["instance"], count=option["instance_count"])
+        assert again["time_h"] == option["time_h"] <= 100
+        layout = again["training_layout"]
+        if layout["devices"] < layout["devices_available"]:   # idle devices: one fewer
+            fewer = run("train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
+                        instance=option["instance"], count=option["instance_count"] - 1)
+            assert fewer["time_h"] is None or fewer["time_h"] > 100, option["instance"]
+
+
+def test_no_time_or_cost_in_the_math_of_a_setup_that_does_not_fit() -> None:
+    result = run("train", model="llama-3.1-8b", instance="g5.xlarge", count=2, tokens=10**9,
+                 seq_len=2048)
+    assert result["fits"] is False
+    keys = {s["key"] for s in result["derivation"]}
+    assert not keys & SPEED_AND_COST_STEPS, keys & SPEED_AND_COST_STEPS
+    steps = {s["key"]: s for s in result["derivation"]}
+    assert steps["per_device_bytes"]["value"] == result["fit_reason"]["params"][
+        "per_device_bytes"]
+    assert steps["capacity_per_device_bytes"]["value"] > 0
+    assert steps["per_device_bytes"]["value"] > steps["capacity_per_device_bytes"]["value"]
