@@ -107,7 +107,8 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
             "suggestions": suggest.suggestions(setup, base, region=region,
                                                other_instances=other_instances),
             "tp_reason": None, "tp_other_objective": None,
-            "derivation": fit.derivation, "framework": framework_id,
+            "derivation": _unfit_steps(fit.derivation, tp_given=r.tp is not None),
+            "framework": framework_id,
             "compiled_batch": r.compiled_batch, "compiled_seq_len": r.compiled_seq_len,
         }
         # error_band / basis are speed fields: null with the speed when the setup does not fit
@@ -129,6 +130,9 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
     # the TP objective compares the candidates with the same serving step model
     degrees = tp_choice.fitting_degrees(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype,
                                         batch=batch, seq_len=seq_len)
+    # degrees that divide the heads first, as memory's recommended TP and the advisor choose
+    # (NxD Inference and vLLM need t | heads); a padded degree only when none of them fits
+    degrees = [d for d in degrees if memory.tp_is_valid(r.model, d)] or degrees
     # the candidates' figures only: the math is shown for the degree used
     choice = tp_choice.choose(degrees, lambda t: estimate(t, explain=False), r.objective)
     if r.tp is not None:
@@ -139,6 +143,10 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
         used = choice.tp if choice.tp is not None else verdict.tp
         reason = choice.reason
     answer = estimate(used).as_dict()
+    if r.tp is None:   # calc.perf was given the chosen degree: say how it was chosen
+        answer["derivation"] = [
+            {**step, "formula": TP_CHOSEN_FORMULA.get(str(reason["key"]), step["formula"])}
+            if step["key"] == "tp_degree" else step for step in answer["derivation"]]
     proxy = peak_is_proxy(r.instance, r.dtype)
     answer.update(extras)
     answer.update(
@@ -302,6 +310,24 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
     # $/BF16-PFLOP-hour): why tokens/s and $/1M tokens are null where the setup fits
     row["speed_missing_reason"] = answer.get("peak_missing_reason")
     return row
+
+
+# the tp_degree step of a perf answer whose degree the objective chose (calc.tp_choice keys)
+TP_CHOSEN_FORMULA = {
+    "tp_fastest": "the degree that fits with the shortest request (latency objective)",
+    "tp_cheapest": "the degree that fits with the most tokens/s per instance (cost objective)",
+    "tp_only_fit": "the only allowed degree that fits",
+}
+
+
+def _unfit_steps(steps: list[dict[str, Any]], *, tp_given: bool) -> list[dict[str, Any]]:
+    """The memory math of a perf setup that does not fit: no replicas (a speed field, null
+    here), and the degree shown named as the least memory per core unless it was given."""
+    kept = [step for step in steps if step["key"] != "replicas"]
+    if tp_given:
+        return kept
+    return [{**step, "formula": memory.TP_NONE_FITS} if step["key"] == "tp_degree" else step
+            for step in kept]
 
 
 TRAIN_SEARCH_ZERO = (1, 3)

@@ -63,6 +63,9 @@ RECOMMENDED_HEADROOM_FRACTION = 0.10
 ACTIVATION_WORKING_SET_TENSORS = 2
 _SEARCH_LIMIT = 1 << 40
 
+# the degree a setup that fits at no allowed degree is shown at (fit_gate.check does the same)
+TP_NONE_FITS = "least memory per core (no allowed degree fits)"
+
 
 def padding_params(model: ModelSpec, tp: int) -> int:
     """Zero query and output projection weights of the padding heads: 2 · L · h · head_dim · pad."""
@@ -457,7 +460,8 @@ def fit(
               model.active_params, "")
     steps.add("bytes_per_param", "bits(dtype) / 8",
               float(dtypes.storage_bits(precision.linear)) / 8, "B")
-    steps.add("tp_degree", "given" if tp is not None else "recommended TP", chosen, "cores")
+    tp_formula = "given" if tp is not None else "recommended TP" if fits else TP_NONE_FITS
+    steps.add("tp_degree", tp_formula, chosen, "cores")
     steps.add("head_padding", "(−heads) mod t", used.head_padding, "heads")
     steps.add(
         "expert_weights_bytes", "ceil(moe_layers · experts · m · h · expert_width × bits / 8)",
