@@ -27,6 +27,8 @@ from .units import FLOPS_PER_TFLOP, SECONDS_PER_HOUR
 TRAINING_FLOPS_PER_PARAM_TOKEN = 6
 ATTENTION_FLOPS_PER_LAYER_WIDTH_TOKEN = 12
 
+# the training band's upper end when the fitted error would pass the peak
+BAND_CAPPED = "capped at MFU = 1 (the peak)"
 
 def matmul_dtype(instance: InstanceSpec, weight_dtype: str) -> str:
     """The dtype whose peak applies: int8/int4 weights compute in bf16; fp8 needs fp8 TFLOPS."""
@@ -221,8 +223,15 @@ def train(
     band = serving_band.nearest(serving_band.stored(), instance.chip.id, instance.kind, chosen.id,
                                 "training", features)
     rate_band = serving_band.interval(tokens_per_s, band)
+    # no faster than the peak: MFU 1 on the devices that work (an MFU near 1 given as input
+    # would otherwise get a band above what the hardware can do)
+    peak_rate = working_count * peak_instance * tokens / total
+    capped = rate_band is not None and rate_band[1] > peak_rate
+    if rate_band is not None and capped:
+        rate_band = [min(rate_band[0], peak_rate), peak_rate]
     time_band = None if rate_band is None else [tokens / rate_band[1], tokens / rate_band[0]]
-    steps.add("error_band_tokens_per_s", serving_band.describe(band),
+    steps.add("error_band_tokens_per_s",
+              serving_band.describe(band) + ("; " + BAND_CAPPED if capped else ""),
               None if rate_band is None else f"{rate_band[0]:.4g}–{rate_band[1]:.4g}", "")
     measured_id = None if model.id == "custom" else serving_band.measured_index().get(
         serving_band.training_key(model.id, instance.id, chosen.id, count, seq_len))

@@ -83,3 +83,24 @@ def test_no_time_or_cost_in_the_math_of_a_setup_that_does_not_fit() -> None:
         "per_device_bytes"]
     assert steps["capacity_per_device_bytes"]["value"] > 0
     assert steps["per_device_bytes"]["value"] > steps["capacity_per_device_bytes"]["value"]
+
+
+@pytest.mark.parametrize("mfu", [1.0, 0.9, None])
+def test_band_never_faster_than_the_peak(mfu: float | None) -> None:
+    """QA: with --mfu 1 the band's low time needed 136 % of the peak."""
+    params: dict[str, Any] = {"model": "llama-3.1-8b", "instance": "trn1.32xlarge", "count": 4,
+                              "tokens": 10**10, "seq_len": 4096}
+    if mfu is not None:
+        params["mfu"] = mfu
+    result = run("train", **params)
+    at_peak_s = result["total_flops"] / (4 * result["peak_flops_per_s"])   # MFU 1
+    low, high = result["error_band"]["time_s"]
+    assert low >= at_peak_s * (1 - 1e-12)
+    assert low <= result["time_s"] <= high
+    rate_low, rate_high = result["error_band"]["tokens_per_s"]
+    assert rate_high <= 10**10 / at_peak_s * (1 + 1e-12)
+    capped = "MFU = 1" in {s["key"]: s for s in result["derivation"]}[
+        "error_band_tokens_per_s"]["formula"]
+    assert capped == (low == pytest.approx(at_peak_s, rel=1e-9))   # said where it applies
+    if mfu == 1.0:
+        assert capped and result["time_s"] == pytest.approx(at_peak_s, rel=1e-12)
