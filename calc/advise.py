@@ -186,6 +186,9 @@ class _Search:
     perf_calls: int = 0
     hourly: dict[str, HourlyPrice] = field(default_factory=dict)
     dtypes: dict[str, tuple[str, str]] = field(default_factory=dict)  # instance -> (dtype, kv)
+    # instance -> the model as it serves there (calc.dtype_gate.model_for: experts in a format
+    # the chip does not keep are loaded like the other weights)
+    models: dict[str, ModelSpec] = field(default_factory=dict)
     memo: dict[tuple[str, str, int, int], Screen] = field(default_factory=dict)
 
     def perf(self, instance_id: str, tp: int, batch: int) -> dict[str, Any] | CalcError:
@@ -225,12 +228,13 @@ class _Search:
             self.perf_calls += 1  # counted whether or not it is remembered: same JSON always
             hourly = self.hourly[instance.id]
             dtype, kv_dtype = self.dtypes[instance.id]
-            key = (self.model, instance.id, dtype, kv_dtype, batch, self.load.input_len,
+            model = self.models.get(instance.id, self.model)
+            key = (model, instance.id, dtype, kv_dtype, batch, self.load.input_len,
                    self.load.output_len, tp, hourly.usd_per_hour, hourly.missing_reason)
             estimated = _EVALUATIONS.get(key)
             if estimated is None:
                 estimated = _remember(_EVALUATIONS, key, _evaluate(
-                    self.model, instance, dtype, kv_dtype, batch, self.load, tp, hourly))
+                    model, instance, dtype, kv_dtype, batch, self.load, tp, hourly))
             else:
                 _EVALUATIONS.move_to_end(key)
             if isinstance(estimated, CalcError):
@@ -418,11 +422,12 @@ def _search_instance(
     except CalcError as error:
         return [], [{"instance": instance.id, "tp_degree": None,
                      "reason": _reason(error.key)}], []
-    from .dtype_gate import dtype_for, kv_dtype_for
+    from .dtype_gate import dtype_for, kv_dtype_for, model_for
 
     try:  # the data types perf uses on this hardware (given, else the checkpoint's / chip's)
         dtype = dtype_for(search.req, instance)
         kv_dtype = kv_dtype_for(search.req, instance, dtype)
+        model = search.models[instance.id] = model_for(search.req, instance)
     except CalcError as error:
         return [], [{"instance": instance.id, "tp_degree": None, "reason": _reason(
             error.key, **{k: v for k, v in error.params.items() if k != "field"})}], []

@@ -25,7 +25,7 @@ def memory(req: inputs.Request) -> dict[str, Any]:
     instance = req.instance()
     dtype = dtype_gate.dtype_for(req, instance)  # trust: refused if the hardware lacks it
     result = fit(
-        req.need_model(),
+        dtype_gate.model_for(req, instance),   # experts the chip does not keep: as loaded
         instance,
         dtype=dtype,
         kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
@@ -35,6 +35,7 @@ def memory(req: inputs.Request) -> dict[str, Any]:
         expert_dtype=dtype_gate.expert_dtype_for(req, instance),
     ).as_dict()
     result.update(memory_extras(req, result))
+    result["checkpoint_fallback"] = dtype_gate.checkpoint_fallback(req, instance, dtype)
     result["beyond_max_positions"] = beyond_max_positions(req.need_model(),
                                                           req.get_int("seq_len"))
     return result

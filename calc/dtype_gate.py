@@ -4,9 +4,12 @@ calculator (issue 9; calc.fit_gate_api has the others). A dtype the accelerator 
 hardware. Apart from calc.fit_gate_api so that the memory calculator, which needs only this gate,
 does not load the speed model."""
 
+from dataclasses import replace
+from typing import Any
+
 from . import dtype_support, dtypes, inputs, model_shape
 from .errors import CalcError
-from .specs import InstanceSpec
+from .specs import InstanceSpec, ModelSpec
 
 # what a training run computes and keeps its weights in: the weight-only (int8, int4) and
 # checkpoint storage formats (mxfp4, int4_g*, fp8_block128) are inference formats here
@@ -69,3 +72,44 @@ def kv_dtype_for(req: inputs.Request, instance: InstanceSpec, dtype: str) -> str
             base = model_shape.weight_precision(req.model, dtype).unquantized
         return dtype_support.default_kv_dtype(instance, base)
     return dtype_support.check_dtype(instance, kv, "kv_dtype")
+
+
+def _experts_not_kept(req: inputs.Request, instance: InstanceSpec) -> bool:
+    """The checkpoint stores its routed experts in a format of their own that the chip's
+    frameworks do not keep (gpt-oss MXFP4 on Inferentia2, Trainium, Trainium2), and no
+    ``expert_dtype`` was given."""
+    model = req.model
+    return (model is not None and model.expert_dtype is not None
+            and req.get_opt_text("expert_dtype") is None
+            and not dtype_support.weight_dtype_supported(instance, model.expert_dtype))
+
+
+def model_for(req: inputs.Request, instance: InstanceSpec) -> ModelSpec:
+    """The request's model as the instance serves it: experts in a storage format the chip does
+    not keep are loaded like the other weights (vLLM Neuron: 'gpt-oss falls back to BF16' on
+    Trn2), so every calculator sizes and times them in the weights' dtype."""
+    model = req.need_model()
+    if _experts_not_kept(req, instance):
+        return replace(model, expert_dtype=None)
+    return model
+
+
+def checkpoint_fallback(req: inputs.Request, instance: InstanceSpec,
+                        dtype: str) -> dict[str, Any] | None:
+    """What the checkpoint stores that the chip does not run, and what is used instead (the
+    results say it: never a different number unannounced): {"part": "weights" | "experts",
+    "checkpoint", "used", "chip"}; None when the checkpoint's own formats are used or the
+    request names the dtypes."""
+    model = req.model
+    if model is None:
+        return None
+    chip = str(instance.chip.name)
+    if (req.get_opt_text("dtype") is None and model.default_dtype != dtype
+            and not dtype_support.weight_dtype_supported(instance, model.default_dtype)):
+        return {"part": "weights", "checkpoint": model.default_dtype, "used": dtype,
+                "chip": chip}
+    if _experts_not_kept(req, instance) and model.expert_dtype is not None:
+        used = model_shape.weight_precision(replace(model, expert_dtype=None), dtype).expert
+        return {"part": "experts", "checkpoint": model.expert_dtype, "used": used,
+                "chip": chip}
+    return None

@@ -2,7 +2,9 @@
 
 A request dtype (``dtype``: the weights' type) is supported when the matmuls it needs run on the
 hardware: a float type (fp32, bf16, fp16, fp8) must be one of the chip's compute types;
-weight-only integer formats (int8, int4) dequantize to a 16-bit float, so they need bf16 or fp16.
+weight-only integer formats (int8, int4) dequantize to a 16-bit float, so they need bf16 or fp16;
+where the chip lists ``weight_formats`` (the Neuron chips: what their serving frameworks keep as
+stored, e.g. MXFP4 only on Trainium3), a weight-only or storage format must be listed.
 A KV-cache dtype is held and read by attention: bf16/fp16/fp32/fp8 need that compute type,
 int8 needs a 16-bit float to dequantize into. A chip without ``compute_dtypes`` supports every
 type (no data, no refusal). Unsupported types are refused with ``dtype_not_supported`` and the
@@ -27,6 +29,17 @@ def compute_dtypes(instance: InstanceSpec) -> list[str] | None:
     return [str(item) for item in listed]
 
 
+def weight_formats(instance: InstanceSpec) -> list[str] | None:
+    """The weight-only and checkpoint storage formats the chip's serving frameworks keep as
+    stored (data/chips.toml ``weight_formats``: the Neuron chips), or None when the data does
+    not list them (then a 16-bit float to dequantize into is enough, as on GPUs)."""
+    raw = data.record("chips", instance.chip.id)
+    listed = None if raw is None else raw.get("weight_formats")
+    if not isinstance(listed, list):
+        return None
+    return [str(item) for item in listed]
+
+
 def _has(computes: list[str] | None, dtype: str) -> bool:
     if computes is None:
         return True
@@ -37,6 +50,10 @@ def _has(computes: list[str] | None, dtype: str) -> bool:
 
 def weight_dtype_supported(instance: InstanceSpec, dtype: str) -> bool:
     computes = compute_dtypes(instance)
+    formats = weight_formats(instance)
+    if formats is not None and (dtype in dtypes.FORMAT_COMPUTE
+                                or dtype in dtypes.WEIGHT_ONLY_DTYPES):
+        return dtype in formats   # the chip's frameworks list what they keep as stored
     if dtype in dtypes.FORMAT_COMPUTE:  # checkpoint formats (issue 10): their matmul type
         compute = dtypes.FORMAT_COMPUTE[dtype]
         if compute in SIXTEEN_BIT_FLOATS:  # dequantized to a 16-bit float, like int4
@@ -55,8 +72,9 @@ def kv_dtype_supported(instance: InstanceSpec, kv_dtype: str) -> bool:
 
 
 def supported_dtypes(instance: InstanceSpec) -> list[str]:
-    """Request dtypes (``dtype``) this instance accepts, in calc.dtypes order."""
-    return [d for d in dtypes.DTYPE_BITS if weight_dtype_supported(instance, d)]
+    """Request dtypes (``dtype``, ``expert_dtype``) this instance accepts, in calc.dtypes order
+    (the checkpoint storage formats after the plain types)."""
+    return [d for d in dtypes.WEIGHT_DTYPES if weight_dtype_supported(instance, d)]
 
 
 def supported_kv_dtypes(instance: InstanceSpec) -> list[str]:

@@ -23,6 +23,7 @@ SETUP_FIELDS = frozenset({
     "tp_reason", "tp_other_objective", "dtypes_supported",
     "active_params",  # issue 10: a property of the model, not a speed or cost
     "beyond_max_positions",  # a property of the model and the length asked for
+    "checkpoint_fallback",   # what the checkpoint stores that the chip does not run
 })
 
 

@@ -248,8 +248,8 @@ def serving_params(req: inputs.Request) -> dict[str, Any]:
 
 
 def perf(req: inputs.Request) -> dict[str, Any]:
-    model = req.need_model()
     instance = req.instance()
+    model = dtype_gate.model_for(req, instance)
     dtype = dtype_gate.dtype_for(req, instance)
     price_kind = req.get_text("price_kind")
     hourly = hourly_price(instance.id, req.get_text("region"), price_kind)
@@ -268,7 +268,9 @@ def perf(req: inputs.Request) -> dict[str, Any]:
     if request.tp is not None and request.tp not in instance.tp_degrees:
         raise CalcError("tp", "tp_not_allowed",
                         {"value": request.tp, "allowed": list(instance.tp_degrees)})
-    return gated_perf(request, req.echo)
+    answer = gated_perf(request, req.echo)
+    answer["checkpoint_fallback"] = dtype_gate.checkpoint_fallback(req, instance, dtype)
+    return answer
 
 
 COMPARE_ROW_FIELDS = ("tp_degree", "fits", "ttft_s", "tpot_s", "output_tokens_per_s",
@@ -287,7 +289,7 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
     try:
         dtype = dtype_gate.dtype_for(req, instance)
         request = PerfRequest(
-            model=model, instance=instance, dtype=dtype,
+            model=dtype_gate.model_for(req, instance), instance=instance, dtype=dtype,
             kv_dtype=dtype_gate.kv_dtype_for(req, instance, dtype),
             batch=req.get_int("batch"),
             input_len=req.get_int("input_len"),

@@ -166,6 +166,15 @@ def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[
             out.append({"key": "no_training_framework",
                         "text": text(lang, "no_training_framework",
                                      chip=str(result["no_training_framework"]))})
+        fallback_dtype = result.get("checkpoint_fallback")
+        if isinstance(fallback_dtype, dict):
+            out.append({"key": "checkpoint_fallback",
+                        "text": text(lang, f"checkpoint_fallback_{fallback_dtype['part']}",
+                                     checkpoint=strings.choice_label(
+                                         "dtype", str(fallback_dtype["checkpoint"]), lang),
+                                     used=strings.choice_label(
+                                         "dtype", str(fallback_dtype["used"]), lang),
+                                     chip=str(fallback_dtype["chip"]))})
         if result.get("beyond_max_positions"):
             out.append({"key": "beyond_positions",
                         "text": text(lang, "beyond_positions",

@@ -91,11 +91,12 @@ def test_rejected_reasons_are_whole_sentences_in_the_language(lang: str, page: s
     if values == {"dtype": "bf16"}:
         assert by_setup[("g4dn.xlarge", None)] == {
             "en": "g4dn.xlarge: bf16 is not supported by this instance's accelerator; "
-                  "supported: fp32, fp16, int8, int4",
+                  "supported: fp32, fp16, int8, int4, mxfp4, int4_g32, int4_g64, int4_g128",
             "ja": "g4dn.xlarge: bf16 はこのインスタンスのアクセラレーターでは使えません。"
-                  "使えるデータ型：fp32、fp16、int8、int4",
+                  "使えるデータ型：fp32、fp16、int8、int4、mxfp4、int4_g32、int4_g64、int4_g128",
             "es": "g4dn.xlarge: bf16 no es compatible con el acelerador de esta instancia; "
-                  "tipos compatibles: fp32, fp16, int8, int4"}[lang]
+                  "tipos compatibles: fp32, fp16, int8, int4, mxfp4, int4_g32, int4_g64, "
+                  "int4_g128"}[lang]
 
 
 @pytest.mark.parametrize("lang", LANGS)

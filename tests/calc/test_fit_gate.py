@@ -102,7 +102,9 @@ def test_given_tp_that_does_not_fit_suggests_the_nearest_tp() -> None:
 
 
 def test_lower_precision_and_batch_suggestions() -> None:
-    for batch, expected in ((16, {"dtype", "batch", "seq_len", "instance"}),
+    # batch 16 fitted only in int4, which no framework keeps on Inferentia2 (data/chips.toml
+    # weight_formats): no dtype suggestion there
+    for batch, expected in ((16, {"batch", "seq_len", "instance"}),
                             (12, {"kv_dtype", "batch", "seq_len"})):
         result = run("memory", model="llama-3.1-8b", instance="inf2.xlarge", batch=batch,
                      seq_len=8192)
@@ -169,7 +171,7 @@ def test_t4_and_v100_have_no_bf16_a10g_has_it() -> None:
     assert "fp8" not in run("dtypes", instance="p4d.24xlarge")["dtypes_supported"]
     assert "fp8" in run("dtypes", instance="p5.48xlarge")["dtypes_supported"]
     assert run("dtypes", instance="inf1.xlarge")["dtypes_supported"] == [
-        "fp32", "bf16", "fp16", "int8", "int4"]
+        "fp32", "bf16", "fp16"]   # no weight-only format documented for Inf1
     assert error("perf", model="llama-3.1-8b", instance="g4dn.xlarge", kv_dtype="bf16",
                  dtype="fp16", input_len=8, output_len=8)["key"] == "dtype_not_supported"
 

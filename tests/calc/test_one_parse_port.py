@@ -41,15 +41,23 @@ def test_dtype_is_optional_in_the_schema_and_the_handler_picks_it() -> None:
 
 def test_checkpoint_precision_is_the_default_where_the_chip_has_it() -> None:
     config = json.loads((CONFIGS / "deepseek-v3.json").read_text(encoding="utf-8"))
-    spec = inputs.parse("memory", {"hf_config": config, "instance": "trn2.48xlarge",
+    spec = inputs.parse("memory", {"hf_config": config, "instance": "p5.48xlarge",
                                    "seq_len": 4096})
     assert spec.model is not None
-    trn2 = respond("memory", hf_config=config, instance="trn2.48xlarge", seq_len=4096)
-    assert trn2["ok"], trn2
-    assert trn2["result"]["dtype"] == spec.model.default_dtype != "bf16"
-    given = respond("memory", hf_config=config, instance="trn2.48xlarge", seq_len=4096,
+    h100 = respond("memory", hf_config=config, instance="p5.48xlarge", seq_len=4096)
+    assert h100["ok"], h100
+    assert h100["result"]["dtype"] == spec.model.default_dtype != "bf16"
+    assert h100["result"]["checkpoint_fallback"] is None
+    given = respond("memory", hf_config=config, instance="p5.48xlarge", seq_len=4096,
                     dtype="bf16")
-    assert given["ok"] and given["result"]["weights_bytes"] > trn2["result"]["weights_bytes"]
+    assert given["ok"] and given["result"]["weights_bytes"] > h100["result"]["weights_bytes"]
+    # Trainium2 keeps no block-scaled FP8 weights (the DeepSeek-V3 port dequantizes them to
+    # BF16 at load; data/chips.toml weight_formats): the chip's default, and said so
+    trn2 = respond("memory", hf_config=config, instance="trn2.48xlarge", seq_len=4096)
+    assert trn2["ok"] and trn2["result"]["dtype"] == "bf16"
+    assert trn2["result"]["checkpoint_fallback"] == {
+        "part": "weights", "checkpoint": spec.model.default_dtype, "used": "bf16",
+        "chip": "Trainium2"}
 
 
 def test_new_params_are_checked_in_the_one_parse() -> None:
