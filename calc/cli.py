@@ -6,12 +6,14 @@ exit status 2 and exactly one line on stderr.
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NoReturn
 
+from .advise_text import duration, gib, usd
 from .errors import CalcError
 
 EXIT_BAD_INPUT = 2
@@ -240,8 +242,21 @@ def formatter_at_terminal_width() -> "partial[argparse.HelpFormatter]":
     return partial(argparse.HelpFormatter, width=shutil.get_terminal_size().columns - 2)
 
 
+_DIGITS = r"\d(?:_?\d)*"
+# a negative number as float() reads it: "-1e3", "-.5", "-1_000", "-inf", "-nan"
+NEGATIVE_NUMBER = re.compile(
+    rf"^-(?:(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?"
+    r"|inf|infinity|nan)$", re.IGNORECASE)
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse that reports a usage problem as a CalcError instead of printing and exiting."""
+    """argparse that reports a usage problem as a CalcError instead of printing and exiting.
+    Every negative number is a value ("--hours -1e3" reaches the range check, not "expected
+    one argument"): argparse alone knows only "-1" and "-1.5" (no option looks like a number)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message: str) -> NoReturn:
         raise CalcError("argv", "bad_argument", {"value": message})
@@ -414,13 +429,11 @@ def _format(value: Any, field: str) -> str:
     if isinstance(value, list):
         return ", ".join(str(item) for item in value) or "-"
     if field.endswith("_bytes") and isinstance(value, int | float):
-        return f"{value / 2**30:,.2f} GiB"
+        return gib(value)
     if field.endswith("_s") and not field.endswith("per_s") and isinstance(value, float):
-        if 0 < value < 1e-3:
-            return f"{value * 1e6:,.2f} µs"
-        return f"{value * 1000:,.2f} ms" if value < 1 else f"{value:,.2f} s"
+        return duration(value)
     if field.startswith("usd") or field.startswith("cost_usd"):
-        return f"${value:,.4f}"
+        return usd(value)
     if isinstance(value, float) or abs(value) >= 10**12:
         return _plain(value)
     return f"{value:,}"

@@ -42,6 +42,7 @@ _ENGLISH: dict[str, str] = {
     "must_be_positive_int": "{field} must be a whole number of at least {min}",
     "must_be_positive_number": "{field} must be a number greater than {min}",
     "out_of_range": "{field} must be between {min} and {max} (got {value})",
+    "out_of_range_above": "{field} must be greater than {min} and at most {max} (got {value})",
     "must_be_text": "{field} must be text",
     "unknown_choice": "{field}: {value} is not one of {allowed}",
     "unknown_model": "unknown model preset {value}",
@@ -64,7 +65,8 @@ _ENGLISH: dict[str, str] = {
     "memory_missing": "the memory per core of this instance's accelerator is not published",
     "bad_request": "the request must be a JSON object with kind and params",
     "unknown_kind": "unknown request kind {value}; allowed: {allowed}",
-    "bad_schema_version": "unsupported schema_version {value}; supported: {allowed}",
+    "bad_schema_version": "unsupported schema_version {value}; give the number {allowed} (a JSON "
+    "number, not a string)",
     "bad_argument": "{value}",
     "internal_error": "internal error: {value}",
     "number_malformed": "{field}: {value} is not a number",
@@ -89,6 +91,8 @@ _ENGLISH: dict[str, str] = {
     "hf_bad_value": "config.json key {value} has a value that cannot be used",
     "hf_unsupported_quantization": "config.json quantization_config method {value} is not "
     "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
+    "hf_unsupported_quantization_setting": "config.json quantization_config {value} is not "
+    "supported (supported: {allowed})",
     "hf_config_unreadable": "cannot read the config.json file {value}",
     "hf_config_bad_json": "the config.json file is not valid JSON ({value})",
     "hf_config_too_large": "the file {value} is too large for a config.json (at most {max} "
@@ -105,4 +109,6 @@ _ENGLISH: dict[str, str] = {
     "no_training_framework": "{field}: no training framework runs on {value}",
     "no_inference_framework": "{field}: no LLM serving framework in this guide runs on {value}",
     "compiled_too_small": "{field} {value} is smaller than the request needs ({min})",
+    "list_item_empty": "{field}: item {value} of the list is empty; give an instance type or "
+    "remove the item",
 }

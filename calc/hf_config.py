@@ -13,10 +13,13 @@ mistral/mixtral/phi3 use ``sliding_window`` on every layer (qwen2/qwen3: only wi
 ``use_sliding_window``, on layers ≥ ``max_window_layers``).
 Precision: ``torch_dtype`` (or ``dtype``) is the unquantized dtype; ``quantization_config``:
 fp8 with weight_block_size [128, 128] -> fp8_block128 on all linear layers, fp8 without blocks ->
-fp8, mxfp4 -> mxfp4 routed experts, awq/gptq 4-bit group g -> int4_g<g> (8-bit -> int8) on
-all linear layers; compressed-tensors with one scheme: fp8 / int8 / int4 group g likewise.
+fp8, mxfp4 -> mxfp4 routed experts (a model without experts stays unquantized), awq/gptq
+4-bit group g -> int4_g<g> (8-bit -> int8) on all linear layers; compressed-tensors with one
+scheme: fp8 / int8 / int4 group g likewise.
 The formats' scales are counted (calc.dtypes.FORMAT_BITS); int4_g<g> counts a 4-bit zero point
-per group, also for symmetric schemes that store none (< 1 % of the int4 bytes).
+per group, also for symmetric schemes that store none (< 1 % of the int4 bytes). A known method
+with another setting (fp8 blocks 64×64, awq group 256) is refused naming that setting
+(hf_unsupported_quantization_setting); an unknown method names the method.
 """
 
 from collections.abc import Mapping
@@ -248,49 +251,92 @@ def _precision(config: Mapping[str, Any], cfg: _Reader) -> tuple[str, str, str |
         raise _fail("hf_bad_value", {"value": "quantization_config"})
     method = str(quant.get("quant_method", ""))
     if method == "fp8":
-        block = quant.get("weight_block_size")
-        if block is None:
-            return base, "fp8", None
-        if block == [128, 128]:
-            return base, "fp8_block128", None
-    elif method == "mxfp4":
+        return base, _fp8(quant), None
+    if method == "mxfp4":
         return base, base, "mxfp4"
-    elif method in ("awq", "gptq"):
-        bits = quant.get("bits", quant.get("w_bit"))
-        group = quant.get("group_size", quant.get("q_group_size"))
-        if bits == 8:
-            return base, "int8", None
-        if bits == 4 and group in (32, 64, 128):
-            return base, f"int4_g{group}", None
-        if bits == 4 and group == -1:
-            return base, "int4", None
-    elif method == "compressed-tensors":
-        found = _compressed_tensors(quant)
-        if found is not None:
-            return base, found, None
-    raise _fail("hf_unsupported_quantization", {"value": method or "?"})
+    if method in ("awq", "gptq"):
+        return base, _awq_gptq(quant, method), None
+    if method == "compressed-tensors":
+        return base, _compressed_tensors(quant), None
+    raise _fail("hf_unsupported_quantization", {"value": method[:40] or "?"})
 
 
-def _compressed_tensors(quant: Mapping[str, Any]) -> str | None:
+def _setting(method: str, key: str, value: Any, allowed: list[Any]) -> CalcError:
+    """A known method with a setting calc has no format for: names the setting and the values
+    that are supported (not the method, which is)."""
+    return _fail("hf_unsupported_quantization_setting",
+                 {"value": f"{method} {key} {_brief(value)}", "allowed": allowed})
+
+
+def _brief(value: Any) -> str:
+    """A config value as JSON (text as it is), cut at 24 characters."""
+    import json
+
+    try:
+        text = value if isinstance(value, str) else json.dumps(value)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def _fp8(quant: Mapping[str, Any]) -> str:
+    """fp8 per tensor, or fp8_block128 with weight_block_size [128, 128]."""
+    block = quant.get("weight_block_size")
+    if block is None:
+        return "fp8"
+    if block == [128, 128]:
+        return "fp8_block128"
+    raise _setting("fp8", "weight_block_size", block, ["[128, 128]"])
+
+
+def _awq_gptq(quant: Mapping[str, Any], method: str) -> str:
+    """int8 (8 bits), int4_g<g> (4 bits, group 32/64/128) or int4 (4 bits, group -1)."""
+    bits = quant.get("bits", quant.get("w_bit"))
+    if bits is None:
+        raise _fail("hf_missing_key", {"value": "quantization_config.bits"})
+    if bits == 8:
+        return "int8"
+    if bits != 4:
+        raise _setting(method, "bits", bits, [4, 8])
+    group = quant.get("group_size", quant.get("q_group_size"))
+    if group in (32, 64, 128):
+        return f"int4_g{group}"
+    if group == -1:
+        return "int4"
+    if group is None:
+        raise _fail("hf_missing_key", {"value": "quantization_config.group_size"})
+    raise _setting(method, "group_size", group, [32, 64, 128, -1])
+
+
+CT_FORMATS = ["fp8", "fp8_block128", "int8", "int4_g32", "int4_g64", "int4_g128"]
+
+
+def _compressed_tensors(quant: Mapping[str, Any]) -> str:
     """The weight format of a compressed-tensors config with one scheme (llm-compressor FP8,
     W8A8, W4A16): fp8 (block 128×128: fp8_block128), int8, int4 with group 32/64/128."""
     groups = quant.get("config_groups")
-    if not isinstance(groups, dict) or len(groups) != 1:
-        return None
+    if not isinstance(groups, dict):
+        raise _fail("hf_bad_value", {"value": "quantization_config.config_groups"})
+    if len(groups) != 1:
+        raise _fail("hf_unsupported_quantization_setting",
+                    {"value": f"compressed-tensors: {len(groups)} config_groups", "allowed": [1]})
     scheme = next(iter(groups.values()))
     weights = scheme.get("weights") if isinstance(scheme, dict) else None
     if not isinstance(weights, dict):
-        return None
+        raise _fail("hf_bad_value", {"value": "quantization_config.config_groups"})
     bits, kind = weights.get("num_bits"), weights.get("type")
-    if bits == 8 and kind == "float":
-        block = weights.get("block_structure")
-        return "fp8_block128" if block == [128, 128] else "fp8" if block is None else None
+    block, group = weights.get("block_structure"), weights.get("group_size")
+    if bits == 8 and kind == "float" and block in (None, [128, 128]):
+        return "fp8" if block is None else "fp8_block128"
     if bits == 8 and kind == "int":
         return "int8"
-    group = weights.get("group_size")
     if bits == 4 and kind == "int" and group in (32, 64, 128):
         return f"int4_g{group}"
-    return None
+    shown = ", ".join(f"{key} {_brief(weights[key])}" for key in
+                     ("type", "num_bits", "group_size", "block_structure")
+                     if weights.get(key) is not None)
+    raise _fail("hf_unsupported_quantization_setting",
+                {"value": f"compressed-tensors weights {shown}"[:80], "allowed": CT_FORMATS})
 
 
 def parse(config: Any, model_id: str = "hf-config") -> ModelSpec:
@@ -350,6 +396,8 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
     dense_layers = sum(1 for flag in moe_flags if not flag) if experts else 0
     local, window, kind = _layer_pattern(model_type, cfg, layers)
     base, linear, expert_dtype = _precision(config, cfg)
+    if not experts:   # mxfp4 quantizes the routed experts only: a dense model has none
+        expert_dtype = None
     spec = ModelSpec(
         id=model_id, name=str(config.get("_name_or_path") or model_type)[:80],
         architecture="decoder", params=0, active_params=0, layers=layers, hidden=h,

@@ -92,6 +92,9 @@ def _number(params: Params, name: str, bounds: tuple[float, float] | None = None
             except ValueError:
                 raise CalcError(name, "must_be_number", {"value": value[:40]}) from None
         if not math.isfinite(parsed):   # name what was typed, not inf
+            if bounds is not None and _finite_text(text) and parsed < 0:   # "-1e400"
+                raise CalcError(name, "must_be_positive_number",
+                                {"min": bounds[0], "value": _shown(text)})
             if bounds is not None and _finite_text(text):   # "1e400"
                 raise CalcError(name, "out_of_range",
                                 {"min": bounds[0], "max": bounds[1], "value": _shown(text)})
@@ -129,7 +132,7 @@ def _whole(params: Params, name: str, minimum: int, maximum: int) -> int:
     try:
         exact = decimal.Decimal(text)
     except decimal.InvalidOperation:   # an exponent beyond decimal's range ("1e99…9")
-        if approx == 0:                # ... or a fraction that small, which is not whole
+        if approx <= 0:                # ... or a fraction that small, which is not whole
             raise CalcError(name, "must_be_positive_int",
                             {"min": minimum, "value": _shown(text)}) from None
         raise CalcError(name, "out_of_range", {"min": minimum, "max": maximum,
@@ -138,6 +141,8 @@ def _whole(params: Params, name: str, minimum: int, maximum: int) -> int:
         raise CalcError(name, "must_be_finite", {"value": value[:40]})
     if exact != exact.to_integral_value():
         raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": value[:40]})
+    if exact < minimum:   # "-1e400": below the minimum, however large
+        raise CalcError(name, "must_be_positive_int", {"min": minimum, "value": _shown(text)})
     if not exact.is_zero() and exact.adjusted() > _WHOLE_DIGITS_MAX:   # beyond every limit
         raise CalcError(name, "out_of_range", {"min": minimum, "max": maximum,
                                                "value": _shown(text)})
@@ -205,8 +210,9 @@ def number(
         ) from None
     if value <= above:
         raise CalcError(name, "must_be_positive_number", {"min": above, "value": value})
-    if value > maximum:
-        raise CalcError(name, "out_of_range", {"min": above, "max": maximum, "value": value})
+    if value > maximum:   # "between 0 and ..." read as if 0 were allowed: it is not
+        raise CalcError(name, "out_of_range_above", {"min": above, "max": maximum,
+                                                     "value": value})
     return value
 
 
@@ -236,15 +242,19 @@ def text(params: Params, name: str, default: str | None = None) -> str:
     return value.strip()
 
 
+FLAG_WORDS = ("true", "false", "yes", "no", "1", "0")   # the spellings flag() reads (any case)
+
+
 def flag(params: Params, name: str, default: bool) -> bool:
     if not present(params, name):
         return default
     value = params[name]
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+    if isinstance(value, str) and value.lower() in FLAG_WORDS:
         return value.lower() in ("true", "1", "yes")
-    raise CalcError(name, "unknown_choice", {"value": str(value)[:40], "allowed": [True, False]})
+    raise CalcError(name, "unknown_choice",
+                    {"value": str(value)[:40], "allowed": list(FLAG_WORDS)})
 
 
 # ---------------------------------------------------------------- model
@@ -622,21 +632,29 @@ class Request:
 
 
 def _instance_names(params: Params, name: str) -> list[str] | None:
+    """The instance ids of a list or a comma-separated string, read alike: every item an
+    instance type (an empty one is refused, never dropped), a repeated one kept once (first)."""
     if not present(params, name):
         return None
     raw = params[name]
     if isinstance(raw, str):
-        names = [item.strip() for item in raw.split(",") if item.strip()]
+        items = [item.strip() for item in raw.split(",")]
     elif isinstance(raw, list) and all(isinstance(item, str) for item in raw):
-        names = [item.strip() for item in raw]
+        items = [item.strip() for item in raw]
     else:
         raise CalcError(name, "must_be_text", {"value": str(raw)[:40]})
-    if not names:
+    if not items:
         raise CalcError(name, "missing_field")
-    if len(names) > MAX_COMPARE_INSTANCES:  # hardening: bounded work per request
+    if len(items) > MAX_COMPARE_INSTANCES:  # hardening: bounded work per request
         raise CalcError(name, "out_of_range",
-                        {"min": 1, "max": MAX_COMPARE_INSTANCES, "value": len(names)})
-    return names
+                        {"min": 1, "max": MAX_COMPARE_INSTANCES, "value": len(items)})
+    known = data.instance_ids()
+    for position, item in enumerate(items, start=1):
+        if not item:
+            raise CalcError(name, "list_item_empty", {"value": position})
+        if item not in known:
+            raise CalcError(name, "unknown_instance", {"value": item[:40], "allowed": known})
+    return list(dict.fromkeys(items))
 
 
 def _one(param: Param, params: Params, default: Any) -> Any:

@@ -114,7 +114,9 @@ def test_granite_and_mixtral_parse() -> None:
     ({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, "int4_g128",
      None),
     ({"quant_method": "gptq", "bits": 4, "group_size": 64}, "int4_g64", None),
-    ({"quant_method": "mxfp4"}, None, "mxfp4"),
+    # mxfp4 quantizes routed experts only: a dense model keeps no expert dtype (QA #12;
+    # an MoE config keeps it: test_qa46_hf_config)
+    ({"quant_method": "mxfp4"}, None, None),
     ({"quant_method": "compressed-tensors", "config_groups": {"group_0": {
         "targets": ["Linear"], "weights": {"num_bits": 8, "type": "float",
                                            "strategy": "channel"}}}}, "fp8", None),
