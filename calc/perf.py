@@ -31,6 +31,27 @@ from .units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
 BAND_FIELDS = {"tpot_s": "decode", "ttft_s": "prefill", "output_tokens_per_s": "throughput"}
 
 
+def _derived_bands(bands: dict[str, list[float] | None], *, replicas: int,
+                   usd_per_hour: float | None
+                   ) -> dict[str, tuple[str, list[float] | None]]:
+    """The bands of the figures computed from banded ones (every speed and cost figure a page
+    shows carries one): per replica and $ per 1M tokens from the tokens/s band, per user from
+    the TPOT band. {field: (formula, [low, high] or None)}."""
+    rate = bands.get("output_tokens_per_s")
+    tpot = bands.get("tpot_s")
+    usd: list[float] | None = None
+    if rate is not None and usd_per_hour is not None:
+        usd = [usd_per_hour / (SECONDS_PER_HOUR * rate[1]) * TOKENS_PER_MILLION,
+               usd_per_hour / (SECONDS_PER_HOUR * rate[0]) * TOKENS_PER_MILLION]
+    return {
+        "output_tokens_per_s_per_replica": (
+            "tokens/s band / replicas", None if rate is None else [r / replicas for r in rate]),
+        "output_tokens_per_s_per_user": (
+            "1 / TPOT band", None if tpot is None else [1.0 / tpot[1], 1.0 / tpot[0]]),
+        "usd_per_million_output_tokens": ("$/hour / (3600 · tokens/s band) · 10⁶", usd),
+    }
+
+
 @cache
 def _constants() -> calibration.Constants:
     return calibration.stored_constants()
@@ -292,6 +313,13 @@ def perf(
         reasons[field] = [] if band is None else list(band.reasons)
         shown = None if interval is None else f"{interval[0]:.4g}–{interval[1]:.4g}"
         steps.add(f"error_band_{field}", serving_band.describe(band), shown, "")
+    for field, (formula, derived) in _derived_bands(
+            bands, replicas=replicas, usd_per_hour=usd_per_hour).items():
+        bands[field] = derived
+        families[field] = families["output_tokens_per_s" if field != "output_tokens_per_s_per_user"
+                                   else "tpot_s"]
+        shown = None if derived is None else f"{derived[0]:.4g}–{derived[1]:.4g}"
+        steps.add(f"error_band_{field}", formula, shown, "")
     measured_id = measured_basis(model, instance, chosen.id, tp=tp_degree, batch=batch,
                                  input_len=input_len, output_len=output_len, dtype=dtype)
     steps.add("basis", "a published record with this exact configuration exists?",
