@@ -102,6 +102,8 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
     budget = req.get_opt_float("budget_usd")
     if deadline_h is None and budget is None:
         raise CalcError("deadline_h", "goal_required")
+    if tokens < seq_len:   # as train refuses it: once, not per instance
+        raise CalcError("tokens", "tokens_below_sequence", {"value": tokens, "min": seq_len})
     dtype = req.get_opt_text("dtype")  # absent: per instance, as train chooses it
     dtype_gate.training_dtype(dtype)   # an inference-only format: refused once, not per row
     region = req.get_text("region")

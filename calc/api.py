@@ -69,6 +69,8 @@ def train(req: inputs.Request) -> dict[str, Any]:
     seq_len = req.get_int("seq_len")
     dtype = dtype_gate.training_dtype_for(req, instance)  # trust: a training dtype the chip has
     tokens = req.get_int("tokens")
+    if tokens < seq_len:   # less than one sample: no step to time (QA: 1 token on 32M ranks)
+        raise CalcError("tokens", "tokens_below_sequence", {"value": tokens, "min": seq_len})
     # the memory check first: the one time estimate is for the fitting layout's recompute mode
     fit = fit_gate_api.train_fit(req, model, instance, count=count, seq_len=seq_len)
     try:
@@ -307,7 +309,8 @@ def run(request: Any) -> dict[str, Any]:
         if version != SCHEMA_VERSION or isinstance(version, bool):
             raise CalcError(
                 "schema_version", "bad_schema_version",
-                {"value": str(version)[:20], "allowed": [SCHEMA_VERSION]},
+                # as JSON: the string "1" shows its quotes, unlike the number 1 it is not
+                {"value": json.dumps(version, default=str)[:20], "allowed": [SCHEMA_VERSION]},
             )
         if kind_text not in HANDLERS:
             raise CalcError("kind", "unknown_kind", {"value": str(kind)[:40],

@@ -117,7 +117,9 @@ OPTIONS: dict[str, Option] = {
                              "smaller batch pays for the padding)", "--batch (no padding)",
                              "sequences", metavar="N"),
     "compiled-seq-len": Option("maximum sequence length the graph was compiled for (lengths "
-                               "are padded to its buckets)", "--input-len + --output-len",
+                               "are padded to its buckets; it caps the top bucket)",
+                               "none: a bucketing framework's power-of-two bucket above the "
+                               "request (1,280 tokens run in the 2,048 bucket)",
                                "tokens", metavar="N"),
     # price
     "region": Option("AWS region of the price", "us-east-1", metavar="REGION"),
@@ -558,6 +560,12 @@ def summary(kind: str, result: dict[str, Any]) -> str:
     if result.get("no_training_framework"):
         lines.append(f"note: no training framework in this guide runs on "
                      f"{result['no_training_framework']}: these figures size the layout only")
+    fallback = result.get("checkpoint_fallback")
+    if isinstance(fallback, dict):   # the checkpoint's format does not run on this chip
+        part = "routed experts" if fallback.get("part") == "experts" else "weights"
+        lines.append(f"note: the checkpoint stores its {part} in {fallback.get('checkpoint')}, "
+                     f"which no serving framework keeps on {fallback.get('chip')}: they are "
+                     f"loaded, sized and timed in {fallback.get('used')}")
     if result.get("beyond_max_positions"):  # said once, in words (--json has the field)
         from .advise_text import BEYOND_POSITIONS
 

@@ -111,4 +111,6 @@ _ENGLISH: dict[str, str] = {
     "compiled_too_small": "{field} {value} is smaller than the request needs ({min})",
     "list_item_empty": "{field}: item {value} of the list is empty; give an instance type or "
     "remove the item",
+    "tokens_below_sequence": "{field}: {value} tokens is less than one sequence of {min} "
+    "tokens; train on at least one sequence",
 }
