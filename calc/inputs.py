@@ -341,11 +341,14 @@ def model(params: Params) -> ModelSpec:
     )
     total = integer(params, "params", default=computed)
     if experts:
+        # the active experts' MLP as one dense MLP, plus the router every token runs (h·experts
+        # per layer), as calc.model_shape.count counts it for the custom-shape fields (QA: the
+        # same shape with an explicit default field counted 1,048,576 more active params)
         dense_equivalent = params_from_architecture(
             layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
             intermediate=intermediate * max(1, active_experts), vocab=vocab, gated=gated,
             tied=tied,
-        )
+        ) + layers * hidden * experts
         default_active = min(total, dense_equivalent)
     else:
         default_active = total

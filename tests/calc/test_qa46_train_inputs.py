@@ -53,3 +53,18 @@ def test_schema_version_as_a_string_shows_its_quotes() -> None:
                       "params": {"instance": "inf2.xlarge"}})
     assert answer["ok"] is False
     assert 'schema_version "1"' in answer["error"]["message"]
+
+
+def test_a_custom_moe_counts_the_same_with_or_without_a_default_field() -> None:
+    """QA: the router (h · experts per layer) was counted only when a custom-shape field was
+    given, even at its default value."""
+    shape = {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "intermediate": 14336,
+             "vocab": 128256, "gated": True, "experts": 8, "active_experts": 2,
+             "instance": "trn2.48xlarge", "seq_len": 1024}
+    plain = run("memory", **shape)["active_params"]
+    for extra in ({"attention": "gqa"}, {"shared_experts": 0}):
+        assert run("memory", **shape, **extra)["active_params"] == plain, extra
+    # by hand: attention + 2 active gated experts + router + norms, per layer; embeddings,
+    # untied head, final norm
+    per_layer = 4096 * 128 * (2 * 32 + 2 * 8) + 3 * 4096 * 14336 * 2 + 4096 * 8 + 2 * 4096
+    assert plain == 32 * per_layer + 2 * 128256 * 4096 + 4096
