@@ -26,6 +26,9 @@ SKIP_NAMES = {SW_NAME, "bench-bare-pyodide.html"}
 # gzip files the service worker stores inflated: the memory snapshot (scripts/build_snapshot.py
 # SNAPSHOT_NAME), read at every start of a calculator
 INFLATE_NAMES = ("calc.snapshot.bin",)
+# the offline fallback of an uncached URL: the 404 page of the deepest directory holding it
+# (hooks/not_found.py writes ja/404.html and es/404.html, the default language's at the root)
+NOT_FOUND_NAME = "404.html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,15 @@ def url_path(site_dir: Path, path: Path) -> str:
     return relative
 
 
+def not_found_dirs(urls: list[str]) -> list[str]:
+    """The directories ("ja/", "es/", "" for the root) with a 404 page among the listed files,
+    deepest first: the service worker answers an uncached URL offline with the first one that
+    holds it, so a Japanese page's missing link gets the Japanese 404 page."""
+    dirs = [url[: -len(NOT_FOUND_NAME)] for url in urls
+            if url == NOT_FOUND_NAME or url.endswith("/" + NOT_FOUND_NAME)]
+    return sorted(dirs, key=lambda d: (-d.count("/"), d))
+
+
 def render(site_dir: Path) -> tuple[str, str, int, int]:
     digest = hashlib.sha256()
     urls: list[str] = []
@@ -74,6 +86,7 @@ def render(site_dir: Path) -> tuple[str, str, int, int]:
             .replace("__CACHE_PREFIX__", CACHE_PREFIX)
             .replace("__IMMUTABLE_DIR__", IMMUTABLE_DIR)
             .replace("__INFLATE__", json.dumps(inflate))
+            .replace("__NOT_FOUND__", json.dumps(not_found_dirs(urls), ensure_ascii=False))
             .replace("__FILES__", json.dumps(urls, indent=0, ensure_ascii=False)))
     return text, cache_name, len(urls), total
 

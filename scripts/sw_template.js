@@ -30,6 +30,9 @@ const FILES = __FILES__;
 const IMMUTABLE = "__IMMUTABLE_DIR__"; // versioned or hashed paths: the HTTP cache may answer
 const INFLATE = new Set(__INFLATE__); // gzip files stored inflated (the memory snapshot)
 const SCRIPT = /\.m?js$/; // stored again after install (restoreScripts)
+// directories with a 404 page, deepest first ("ja/", "es/", "" = the site root): offline, an
+// uncached URL gets the 404 page of its language (hooks/not_found.py writes one per language)
+const NOT_FOUND = __NOT_FOUND__;
 
 const scope = new URL("./", self.location.href);
 const fileUrl = (path) => new URL(path, scope).href;
@@ -125,6 +128,13 @@ self.addEventListener("message", (event) => {
   }
 });
 
+// The 404 pages for `url`, its language's first: <scope>ja/x -> ja/404.html, then 404.html (URLs
+// relative to this file, so any sub-path works)
+function notFoundPages(url) {
+  const path = new URL(url).pathname.slice(scope.pathname.length) + "/";
+  return NOT_FOUND.filter((dir) => path.startsWith(dir)).map((dir) => fileUrl(dir + "404.html"));
+}
+
 // directory URL for ".../index.html" (the pages are cached under their directory URL)
 function cacheKey(url) {
   const key = new URL(url);
@@ -145,8 +155,10 @@ self.addEventListener("fetch", (event) => {
       return await fetch(request);
     } catch (err) {
       if (request.mode === "navigate") {
-        const notFound = await cache.match(fileUrl("404.html"));
-        if (notFound) return notFound;
+        for (const page of notFoundPages(request.url)) {
+          const notFound = await cache.match(page);
+          if (notFound) return notFound;
+        }
       }
       throw err;
     }
