@@ -36,9 +36,10 @@ def plain_number(value: int | float, lang: str) -> str:
         return str(int(value))
     text = repr(value).replace("e+", "e")
     decimal = str(LOCALES[lang]["decimal"])
-    if decimal == "," and _THOUSANDS_FORM.match(text):
-        # "12.345" would be "12,345" in Spanish: the English thousands form too, which the
-        # parser refuses as ambiguous; a fourth decimal ("12,3450") reads one way only
+    if _THOUSANDS_FORM.match(text):
+        # "12.345" is the other convention's thousands form too ("12,345" in Spanish; "12.345"
+        # in English reads as 12345 in Europe), which the parser refuses as ambiguous; a fourth
+        # decimal ("12.3450", "12,3450") reads one way only
         text = _THOUSANDS_FORM.sub(r"\g<0>0", text)
     return text.replace(".", decimal)
 

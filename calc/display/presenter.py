@@ -24,7 +24,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from .. import api, data
+from .. import api, data, inputs
 from ..errors import CalcError
 from ..hf_config import MAX_CONFIG_CHARS
 from . import calculators, charts, data_text, formulas, lang_state, strings, trust, units
@@ -76,9 +76,13 @@ def _config_object(text: str, field: str) -> dict[str, Any]:
         raise CalcError(field, "config_too_large", {"max": MAX_CONFIG_CHARS})
     try:
         parsed = json.loads(text.removeprefix("\ufeff"))   # a byte-order mark is no content
+    except json.JSONDecodeError as error:
+        # broken or cut off (a partial paste): where, not "not an object" (QA pass E, item 6)
+        raise CalcError(field, "config_bad_json",
+                        {"line": error.lineno, "column": error.colno}) from None
     except (ValueError, RecursionError):
         raise CalcError(field, "config_not_json", {}) from None
-    if not isinstance(parsed, dict):
+    if not isinstance(parsed, dict):   # valid JSON, but a list, a string, a number...
         raise CalcError(field, "config_not_json", {})
     return parsed
 
@@ -111,6 +115,45 @@ def _params(request: calculators.Request, typed: dict[str, Any]) -> dict[str, An
 def _used(request: calculators.Request, typed: dict[str, Any]) -> set[str]:
     """The form fields a request reads (a field that did not parse counts too)."""
     return {name for name in request.params if not _skipped(name, typed)}
+
+
+# the engine's "no framework runs on this chip": about the instance when the reader chose no
+# framework (automatic, or a mode without the select), about the framework when they chose one
+NO_FRAMEWORK_KEYS = ("no_inference_framework", "no_training_framework")
+
+
+def _error_at_input(error: dict[str, Any], params: dict[str, Any] | None) -> dict[str, Any]:
+    """An engine error as the page shows it: next to the input that caused it. calc.frameworks
+    names the framework, even for the default one; with no framework sent (the select left on
+    automatic, or Training mode, which has none) the instance is what to change (QA pass E,
+    item 5: "Serving framework: no training framework runs on Trainium3")."""
+    if (params is not None and error.get("field") == "framework"
+            and error.get("key") in NO_FRAMEWORK_KEYS and params.get("framework") is None):
+        return {**error, "field": "instance",
+                "params": {**(error.get("params") or {}), "field": "instance"}}
+    return error
+
+
+def _other_errors(req: calculators.Request, typed: dict[str, Any],
+                  refused: set[str]) -> list[CalcError]:
+    """The inputs of a refused request that the engine's schema refuses on their own (an
+    unknown instance next to an unknown model, a number out of range...), each checked alone
+    as calc.inputs checks it. Model shape fields are checked together by the engine: left to
+    it."""
+    found = []
+    for name in req.params:
+        value = typed.get(name)
+        if name in refused or value is None or _skipped(name, typed):
+            continue
+        try:
+            if name == "model":
+                inputs.model({"model": value})
+            elif name in inputs.PARAMS and not inputs.PARAMS[name].model:
+                inputs._one(inputs.PARAMS[name], {name: value}, None)   # noqa: SLF001
+        except CalcError as error:
+            if error.field == name:
+                found.append(error)
+    return found
 
 
 def error_message(error: dict[str, Any], lang: str) -> str:
@@ -357,6 +400,10 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
     mode = spec.mode(values.get("mode"))
     typed, parse_errors = _typed(spec, values, lang)
     responses: dict[str, Any] = {}
+    sent: dict[str, dict[str, Any]] = {}   # the params of each request computed
+    # every other refused input of a refused request, each next to its field (QA pass E,
+    # item 8: a link with several bad values named only the first)
+    others: list[CalcError] = []
     for req in mode.requests:
         failed = sorted(_used(req, typed) & set(parse_errors))
         if link_errors:
@@ -367,8 +414,14 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
             responses[req.id] = {"schema_version": api.SCHEMA_VERSION, "ok": False,
                                  "kind": req.kind, "error": error.as_dict()}
         else:
+            sent[req.id] = _params(req, typed)
             responses[req.id] = api.run({"schema_version": api.SCHEMA_VERSION, "kind": req.kind,
-                                         "params": _params(req, typed)})
+                                         "params": sent[req.id]})
+        if not responses[req.id].get("ok"):
+            others += [parse_errors[name] for name in failed]
+            refused = {e.field for e in link_errors} | set(failed) | {
+                str(responses[req.id]["error"].get("field"))}
+            others += _other_errors(req, typed, refused)
     kinds = {req.id: req.kind for req in mode.requests}
     blocked = trust.not_fitting(responses, kinds)
     responses = _gate_responses(responses, blocked)
@@ -381,7 +434,10 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         unit = units.result_unit(out.field)
         text = value_text(value, unit, lang)
         basis = None
-        if value is None:
+        if response is not None and not response.get("ok"):
+            # refused inputs: a visible placeholder, never a blank (QA pass E, item 5)
+            text = trust.text(lang, "not_computed")
+        elif value is None:
             text = ((trust.text(lang, "not_shown_no_fit")
                      if trust.gated(out.field, out.request, blocked) else None)
                     or missing_text(response, lang) or text)
@@ -390,18 +446,20 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         outputs.append({"field": out.field, "request": out.request, "unit": unit,
                         "label": labels.get(out.field, out.field), "text": text,
                         "value": units.raw_value(value), "basis": basis})
-    errors = []
+    errors: list[dict[str, Any]] = []
     seen = set()
-    every = [*responses.values(), *({"ok": False, "error": e.as_dict()} for e in link_errors[1:])]
-    for response in every:   # each refused link input gets its message, not only the first
-        if not response.get("ok"):
-            error = response["error"]
-            ident = (error.get("field"), error.get("key"))
-            if ident in seen:
-                continue
-            seen.add(ident)
-            errors.append({"field": error.get("field"), "key": error.get("key"),
-                           "message": error_message(error, lang)})
+    every: list[dict[str, Any]] = [
+        *(_error_at_input(r["error"], sent.get(rid)) for rid, r in responses.items()
+          if not r.get("ok")),
+        *(e.as_dict() for e in [*link_errors[1:], *others])]
+    for refusal in every:   # each refused input gets its message, not only the first
+        ident = (refusal.get("field"), refusal.get("key"))
+        if ident in seen or (refusal.get("field") in {e["field"] for e in errors}
+                             and refusal.get("field") != "request"):
+            continue   # one message per field: the widget shows one next to each
+        seen.add(ident)
+        errors.append({"field": refusal.get("field"), "key": refusal.get("key"),
+                       "message": error_message(refusal, lang)})
     used = set().union(*(_used(req, typed) for req in mode.requests)) | {"mode"}
     export_values = {name: text for name, text in values.items()
                      if name in used and text != "" and name not in parse_errors
@@ -422,7 +480,7 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "derivation": derivation_rows(responses, lang),
         "chart": charts.chart(mode.chart, responses, lang, instance_kinds()),
         "responses": responses,
-        "verdict": trust.verdict(responses, blocked, field_names, lang),
+        "verdict": trust.verdict(responses, blocked, field_names, lang, sent),
         "notes": [*link_notes, *trust.notes(responses, blocked, lang), *choice_notes],
         "choices": choices,
         "export_values": export_values,

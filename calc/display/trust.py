@@ -15,6 +15,8 @@ from typing import Any
 from .. import api, data
 from ..errors import CalcError
 from . import strings, units
+from .calculators import CONFIG_FIELD
+from .lang_state import plain_number
 from .numbers import number
 
 # result fields that are a speed or a cost: never shown for a setup that does not fit
@@ -92,25 +94,53 @@ def _reason_text(reason: Any, lang: str) -> str | None:
     return template
 
 
+def _form_text(value: Any, lang: str) -> str:
+    """A param as the text its form field takes: a number in its plain form ("1000", Spanish
+    "0,35"), which the page reads back as the same value (calc.display.lang_state)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return plain_number(value, lang)
+    return _param_text(value, lang)
+
+
 def _form_values(params: dict[str, Any], fields: tuple[str, ...], lang: str) -> dict[str, str]:
-    """A suggestion's request params as the text the form fields take ("" = cleared)."""
-    values = {name: _param_text(params[name], lang) for name in fields
-              if name in params and params[name] is not None}
+    """A suggestion's request params as the text the form fields take ("" = cleared). A param
+    that is no typed text (the pasted config.json, sent as the parsed object) is left out: the
+    form keeps what the reader pasted (QA pass E, item 1: it was rewritten as a Python repr)."""
+    values = {name: _form_text(params[name], lang) for name in fields
+              if name in params and params[name] is not None and name != CONFIG_FIELD
+              and not isinstance(params[name], dict | list | tuple)}
     if "tp" in fields and "tp" not in values:
         values["tp"] = ""  # the given degree no longer applies
     return values
 
 
+def _applicable(item: dict[str, Any], fields: tuple[str, ...],
+                sent: dict[str, Any] | None) -> bool:
+    """A suggestion the page can apply: it changes a field the page has, and (the request's
+    params known) some field of the page differs from the setup computed. A suggestion of an
+    input the page lacks (kv_dtype on the speed calculator) would recompute the same setup
+    (QA pass E, item 2)."""
+    if str(item.get("change", "")) not in fields:
+        return False
+    if sent is None:
+        return True
+    params = item.get("params") or {}
+    return any(params.get(name) != sent.get(name) for name in fields)
+
+
 def verdict(responses: dict[str, Any], blocked: set[str], fields: tuple[str, ...],
-            lang: str) -> dict[str, Any] | None:
+            lang: str, sent: dict[str, dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """{fits, text, reason, suggestions: [{text, values}]} of the first request that does not
-    fit (None when every setup fits)."""
+    fit (None when every setup fits). `sent`: each request's params as computed (a suggestion
+    that changes none of the page's fields is not offered)."""
     for rid in responses:
         if rid not in blocked:
             continue
         result = responses[rid]["result"]
         suggestions = []
         for item in result.get("suggestions") or []:
+            if not _applicable(item, fields, None if sent is None else sent.get(rid)):
+                continue
             params = item.get("params") or {}
             label = strings.table(lang, "steps", "reason").get(
                 str(item.get("reason_key")), str(item.get("change", "")))

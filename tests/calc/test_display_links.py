@@ -140,8 +140,10 @@ def test_es_unambiguous_forms_are_read_as_before(text: str, value: float) -> Non
 
 
 @pytest.mark.parametrize(("lang", "text", "value"), [
-    ("en", "10,000", 10_000), ("en", "1,500", 1500), ("en", "1.500", 1.5),
-    ("ja", "10,000", 10_000), ("ja", "1.500", 1.5), ("ja", "1,500万", 15_000_000),
+    # en/ja "1.500" is now refused as ambiguous like es "1,500" (QA pass E, item 7: the European
+    # thousands form too; tests/calc/test_qa46_page_numbers.py), so it is no longer listed here
+    ("en", "10,000", 10_000), ("en", "1,500", 1500), ("en", "1.5", 1.5),
+    ("ja", "10,000", 10_000), ("ja", "1.5", 1.5), ("ja", "1,500万", 15_000_000),
 ])
 def test_en_and_ja_rules_are_unchanged(lang: str, text: str, value: float) -> None:
     assert parse_number(text, lang) == pytest.approx(value)

@@ -40,9 +40,8 @@ def test_reads_the_page_language(lang: str, text: str, value: float) -> None:
 
 
 @pytest.mark.parametrize(("lang", "text", "key"), [
-    ("en", "10,5", "number_ambiguous"),     # a decimal comma? refused, not 105 or 10.5
     ("en", "1 5", "number_ambiguous"),
-    ("es", "1.5", "number_ambiguous"),      # a decimal point? refused, not 15
+    ("en", "1.500", "number_ambiguous"),    # 1.5, or 1500 written the European way?
     ("es", "1.500", "number_ambiguous"),    # es does not group 4 digits: 1,5 or 1500?
     ("es", "10B", "number_ambiguous"),      # billón = 10^12 in Spanish
     ("en", "1,2,3", "number_malformed"),
@@ -59,6 +58,18 @@ def test_refuses_ambiguous_and_malformed_text(lang: str, text: str, key: str) ->
     assert text.strip()[:10] in str(info.value)
 
 
+@pytest.mark.parametrize(("lang", "text", "example"), [
+    ("en", "10,5", "10.5"),     # a decimal comma: refused, not 105 or 10.5
+    ("es", "1.5", "1,5"),       # a decimal point: refused, not 15
+])
+def test_refuses_the_other_decimal_sign(lang: str, text: str, example: str) -> None:
+    # (QA pass E, item 7) refused as before, now saying which decimal sign the page uses
+    with pytest.raises(CalcError) as info:
+        parse_number(text, lang, "tokens")
+    assert (info.value.field, info.value.key) == ("tokens", "number_decimal_sign")
+    assert info.value.params["value"] == text and info.value.params["example"] == example
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @given(value=st.integers(min_value=0, max_value=10**15))
 def test_formatted_integers_read_back(lang: str, value: int) -> None:
@@ -71,8 +82,10 @@ def test_formatted_decimals_read_back(lang: str, value: object) -> None:
     text = numbers.number(float(str(value)), lang, 3)
     if lang == "es" and "." in text and len(text.split(",")[0].replace(".", "")) == 4:
         pytest.skip("unreachable: es never groups 4 digits")
-    if lang == "es" and re.fullmatch(r"[1-9]\d{0,2},\d{3}", text):
-        # "12,345": the English thousands form too (QA pass A item 3): refused, not read as 12.345
+    decimal = re.escape(str(numbers.locale(lang)["decimal"]))
+    if re.fullmatch(rf"[1-9]\d{{0,2}}{decimal}\d{{3}}", text):
+        # es "12,345": the English thousands form too (QA pass A item 3), and en/ja "12.345" the
+        # European one (QA pass E item 7): refused, not read as 12.345
         with pytest.raises(CalcError) as info:
             parse_number(text, lang)
         assert info.value.key == "number_ambiguous"

@@ -62,7 +62,8 @@ def test_ambiguous_text_is_an_error_next_to_its_field() -> None:
     shown = present({"calculator": "performance",
                      "values": {"mode": "training", "tokens": "1.5"}}, "es")
     assert not shown["ok"]
-    assert [(e["field"], e["key"]) for e in shown["errors"]] == [("tokens", "number_ambiguous")]
+    # (QA pass E, item 7) a decimal point in Spanish: refused, saying Spanish uses a comma
+    assert [(e["field"], e["key"]) for e in shown["errors"]] == [("tokens", "number_decimal_sign")]
     assert "1.5" in shown["errors"][0]["message"]
     assert "Tokens" in shown["errors"][0]["message"]  # the localized field label
 

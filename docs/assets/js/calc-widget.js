@@ -346,6 +346,7 @@ class CalculatorWidget {
     for (const dd of this.root.querySelectorAll(".nfg-calc__outputs dd")) {
       dd.textContent = "";
       dd.removeAttribute("data-value");
+      dd.removeAttribute("data-placeholder");
     }
     for (const basis of this.root.querySelectorAll(".nfg-calc__basis")) basis.hidden = true;
     this.root.querySelector(".nfg-calc__math tbody").replaceChildren();
@@ -419,6 +420,7 @@ class CalculatorWidget {
     this.renderNotes(display);
     this.renderVerdict(display);
     document.documentElement.removeAttribute("data-nfg-link");
+    this.renderRefused(display);
     if (display.ok) {
       this.lastGood = display;
       this.current = (display.errors || []).length ? null : display;
@@ -470,6 +472,7 @@ class CalculatorWidget {
       const response = (display.responses || {})[output.request];
       if (response && response.ok === false) continue;
       setData(dd, "value", output.value);
+      setData(dd, "placeholder", null);
       setText(dd, output.text);
       const basis = dl.querySelector(`[data-basis-for="${output.field}"]`);
       if (basis) {
@@ -479,6 +482,23 @@ class CalculatorWidget {
     }
     this.renderMath(display);
     this.renderChart(display);
+  }
+
+  // Outputs of a request refused by an input error: where no number of the previous inputs is
+  // shown (removed after a new setup or a link, or never computed), the presenter's placeholder
+  // text ("not computed: see the error at the inputs") instead of a blank; numbers of the
+  // previous inputs stay, struck through (renderResult leaves them).
+  renderRefused(display) {
+    const dl = this.root.querySelector(`.nfg-calc__outputs[data-mode="${display.mode}"]`);
+    if (!dl) return;
+    for (const output of display.outputs || []) {
+      const response = (display.responses || {})[output.request];
+      if (!response || response.ok !== false) continue;
+      const dd = dl.querySelector(`[data-field="${output.field}"]`);
+      if (!dd || (dd.textContent !== "" && !("placeholder" in dd.dataset))) continue;
+      setData(dd, "placeholder", "");
+      setText(dd, output.text);
+    }
   }
 
   // Options that depend on other inputs (the dtypes of the chosen instance), from Python.

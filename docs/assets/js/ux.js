@@ -50,7 +50,8 @@
       for (var i = 0; i < rows.length && items.length < limit; i++) {
         var dt = rows[i].querySelector("dt");
         var dd = rows[i].querySelector("dd");
-        if (!dt || !dd || dd.textContent.trim() === "") continue;
+        // a placeholder of a refused input (calc-widget.js renderRefused) is no result
+        if (!dt || !dd || dd.textContent.trim() === "" || "placeholder" in dd.dataset) continue;
         var item = document.createElement("span");
         item.className = "nfg-calc__summary-item";
         item.dataset.summaryOf = dd.dataset.field || "";  // not data-field: that names result values
