@@ -111,7 +111,7 @@ def default_for(instance: InstanceSpec, phase: str = "inference") -> Framework:
         if framework.phase == phase and framework.supports(chip):
             return framework
     key = "no_training_framework" if phase == "training" else "no_inference_framework"
-    raise CalcError("framework", key, {"value": instance.chip.name})   # shared by its instances
+    raise CalcError("instance", key, {"value": instance.chip.name})   # no framework was named
 
 
 def resolve(framework_id: str | None, instance: InstanceSpec, phase: str) -> Framework:

@@ -117,23 +117,6 @@ def _used(request: calculators.Request, typed: dict[str, Any]) -> set[str]:
     return {name for name in request.params if not _skipped(name, typed)}
 
 
-# the engine's "no framework runs on this chip": about the instance when the reader chose no
-# framework (automatic, or a mode without the select), about the framework when they chose one
-NO_FRAMEWORK_KEYS = ("no_inference_framework", "no_training_framework")
-
-
-def _error_at_input(error: dict[str, Any], params: dict[str, Any] | None) -> dict[str, Any]:
-    """An engine error as the page shows it: next to the input that caused it. calc.frameworks
-    names the framework, even for the default one; with no framework sent (the select left on
-    automatic, or Training mode, which has none) the instance is what to change (QA pass E,
-    item 5: "Serving framework: no training framework runs on Trainium3")."""
-    if (params is not None and error.get("field") == "framework"
-            and error.get("key") in NO_FRAMEWORK_KEYS and params.get("framework") is None):
-        return {**error, "field": "instance",
-                "params": {**(error.get("params") or {}), "field": "instance"}}
-    return error
-
-
 def _other_errors(req: calculators.Request, typed: dict[str, Any],
                   refused: set[str]) -> list[CalcError]:
     """The inputs of a refused request that the engine's schema refuses on their own (an
@@ -449,8 +432,7 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
     errors: list[dict[str, Any]] = []
     seen = set()
     every: list[dict[str, Any]] = [
-        *(_error_at_input(r["error"], sent.get(rid)) for rid, r in responses.items()
-          if not r.get("ok")),
+        *(r["error"] for r in responses.values() if not r.get("ok")),
         *(e.as_dict() for e in [*link_errors[1:], *others])]
     for refusal in every:   # each refused input gets its message, not only the first
         ident = (refusal.get("field"), refusal.get("key"))

@@ -515,7 +515,7 @@ def test_serving_on_inferentia1_is_never_estimated() -> None:
     model was ranked first on inf1.xlarge)."""
     tiny = dict(layers=2, hidden=256, heads=4, vocab=1000, input_len=128, output_len=128)
     failure = error("perf", instance="inf1.xlarge", **tiny)
-    assert (failure["field"], failure["key"]) == ("framework", "no_inference_framework")
+    assert (failure["field"], failure["key"]) == ("instance", "no_inference_framework")
     assert failure["params"]["value"] == "Inferentia"
     advised = run("advise", family="neuron", **tiny)
     assert not [o for o in advised["options"] if o["instance"].startswith("inf1.")]
