@@ -601,6 +601,12 @@ def _final(
     return _option(search, result), None
 
 
+def _fallback(search: _Search, instance_id: str, dtype: str) -> dict[str, Any] | None:
+    from .dtype_gate import checkpoint_fallback
+
+    return checkpoint_fallback(search.req, data.instance(instance_id), dtype)
+
+
 def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
     """One option: the perf result's own fields, plus the count the request rate needs."""
     needed = search.load.output_tokens_per_s_needed
@@ -629,6 +635,8 @@ def _option(search: _Search, result: dict[str, Any]) -> dict[str, Any]:
         "utilization": None if needed is None else needed / (per_instance * count),
         "price_kind": search.base["price_kind"],
         "head_padding": memory.head_padding(search.model, result["tp_degree"]),
+        # what the checkpoint stores that this option's chip does not run (said, never silent)
+        "checkpoint_fallback": _fallback(search, result["instance"], result["dtype"]),
         "decode_bound": result["decode_bound"],
         "error_band": result.get("error_band"),
         "basis": result.get("basis"),

@@ -95,6 +95,22 @@ BEYOND_POSITIONS = ("the sequence is longer than the model's maximum positions (
                     "variant)")
 
 
+def fallback_notes(fallbacks: Any) -> list[str]:
+    """One "note:" line per distinct checkpoint_fallback (a result's, or its compare rows' and
+    advisor options'): the checkpoint's format that the chip does not keep, and what is used."""
+    lines: list[str] = []
+    for fallback in fallbacks:
+        if not isinstance(fallback, dict):
+            continue
+        part = "routed experts" if fallback.get("part") == "experts" else "weights"
+        line = (f"note: the checkpoint stores its {part} in {fallback.get('checkpoint')}, which "
+                f"no serving framework keeps on {fallback.get('chip')}: they are loaded, sized "
+                f"and timed in {fallback.get('used')}")
+        if line not in lines:
+            lines.append(line)
+    return lines
+
+
 def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
     lines: list[str] = []
     if kind == "advise":
@@ -117,6 +133,7 @@ def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
             )
     if result.get("message"):
         lines.append(f"note: {_reason(result['message'])}")
+    lines += fallback_notes(o.get("checkpoint_fallback") for o in result["options"][:limit])
     if result.get("beyond_max_positions"):
         lines.append(f"note: {BEYOND_POSITIONS.format(max=result['beyond_max_positions'])}")
     rejected = result["rejected"]

@@ -10,11 +10,15 @@ Per instance (filtered by ``family``), priced for (region, price_kind):
      given, else calc.training_memory.DEFAULT_RECIPE). The layout is reported as train_memory
      inputs, not as a recommendation of how to train; time and cost are api train's at the
      option's count, with the recompute mode train picks there (the option's ``recompute``);
-  2. deadline: count_deadline = ceil(time at count 1 / deadline) (train time is count⁻¹);
-     count = max(memory count, deadline count), checked with api.train at that count;
+  2. deadline: a first guess ceil(time at count 1 / deadline) (train time is count⁻¹ while the
+     layout uses every device), count = max(memory count, guess), checked with api.train at
+     that count; then the fewest in (memory count, count] that meet it, by bisection (a count
+     whose layout leaves devices idle is no faster than the one below it, so the answer is
+     train's own time at each count, never the guess);
   3. budget: options whose cost exceeds it are rejected (``over_budget``).
-Under the train model cost does not depend on the count (count × time is constant), so the
-count is the smallest that meets the memory and the deadline. Ranked by cost, then time.
+While every device works, cost does not depend on the count (count × time is constant); idle
+devices add cost, not speed. So the count is the smallest that meets the memory and the
+deadline. Ranked by cost, then time.
 """
 
 import math
@@ -75,7 +79,8 @@ def _memory_count(model: ModelSpec, instance: InstanceSpec, *, seq_len: int, rec
 def _fewest_meeting(train: Any, params: dict[str, Any], low: int, high: int,
                     at_high: dict[str, Any], deadline_h: float) -> tuple[int, dict[str, Any]]:
     """The fewest instances in (low, high] whose train time meets the deadline (high does), by
-    bisection: train time falls as instances are added (and recompute with them)."""
+    bisection: train time does not rise as instances are added (it falls while the layout uses
+    them all, and recompute with them; idle devices leave it as it was)."""
     best, best_result = high, at_high
     lo, hi = low, high   # lo: not known to meet (memory_count's single was checked above)
     while hi - lo > 1:
@@ -162,7 +167,7 @@ def advise_train(req: inputs.Request) -> dict[str, Any]:
             continue
         count = memory_count
         if deadline_h is not None:
-            at_one_s = single["time_s"] * memory_count  # train time is ∝ 1 / count
+            at_one_s = single["time_s"] * memory_count  # a guess: ∝ 1 / count (all devices)
             count = max(count, math.ceil(at_one_s / (deadline_h * SECONDS_PER_HOUR)))
         if count > max_count:
             fastest = train({**train_params, "count": max_count})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NoReturn
 
-from .advise_text import duration, gib, usd
+from .advise_text import duration, fallback_notes, gib, usd
 from .errors import CalcError
 
 EXIT_BAD_INPUT = 2
@@ -552,6 +552,7 @@ def summary(kind: str, result: dict[str, Any]) -> str:
                     line += ("$/1M tokens: no price" if per_million is None
                              else f"{_format(per_million, 'usd')}/1M tokens")
             lines.append(line)
+        lines += fallback_notes(row.get("checkpoint_fallback") for row in result["rows"])
         return "\n".join(lines)
     lines = [
         f"{field:<36} {_format(result.get(field), field)}" for field in SUMMARY_FIELDS[kind]
@@ -560,12 +561,13 @@ def summary(kind: str, result: dict[str, Any]) -> str:
     if result.get("no_training_framework"):
         lines.append(f"note: no training framework in this guide runs on "
                      f"{result['no_training_framework']}: these figures size the layout only")
-    fallback = result.get("checkpoint_fallback")
-    if isinstance(fallback, dict):   # the checkpoint's format does not run on this chip
-        part = "routed experts" if fallback.get("part") == "experts" else "weights"
-        lines.append(f"note: the checkpoint stores its {part} in {fallback.get('checkpoint')}, "
-                     f"which no serving framework keeps on {fallback.get('chip')}: they are "
-                     f"loaded, sized and timed in {fallback.get('used')}")
+    lines += fallback_notes([result.get("checkpoint_fallback")])
+    layout = result.get("training_layout")
+    if isinstance(layout, dict) and layout.get("devices") != layout.get("devices_available"):
+        lines.append(f"note: the parallel layout (TP {layout.get('tp')} x PP {layout.get('pp')} "
+                     f"x DP {layout.get('dp')}) uses {layout.get('devices'):,} of the "
+                     f"{layout.get('devices_available'):,} devices; the others idle but are paid "
+                     f"for")
     if result.get("beyond_max_positions"):  # said once, in words (--json has the field)
         from .advise_text import BEYOND_POSITIONS
 

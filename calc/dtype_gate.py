@@ -41,13 +41,19 @@ def training_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     """dtype_for for a training run: a given dtype must be one training runs in; an absent one
     follows the checkpoint's compute precision when training runs in it and the hardware has
     it (an FP8-block checkpoint trains in fp8 on an FP8 chip), else the hardware's default."""
-    training_dtype(req.get_opt_text("dtype"))
-    dtype = dtype_for(req, instance)
-    if dtype in TRAINING_DTYPES:
-        return dtype
-    computed = dtypes.compute_dtype(dtype)   # fp8_block128 -> fp8; mxfp4 / int4_g* -> bf16
-    if computed in TRAINING_DTYPES and dtype_support.weight_dtype_supported(instance, computed):
-        return computed
+    given = req.get_opt_text("dtype")
+    training_dtype(given)
+    if given is not None:
+        return dtype_support.check_dtype(instance, given)
+    # the checkpoint's compute type, never its storage format: which formats the chip's
+    # serving frameworks keep (weight_formats) says nothing of training, which computes in
+    # fp8 / bf16 (review: DeepSeek-V3's fp8_block128 trained in bf16 on Trn2, twice as slow)
+    checkpoint = req.model.default_dtype if req.model is not None else None
+    if checkpoint is not None:
+        computed = dtypes.compute_dtype(checkpoint)   # fp8_block128 -> fp8; mxfp4 -> bf16
+        if computed in TRAINING_DTYPES and dtype_support.weight_dtype_supported(instance,
+                                                                               computed):
+            return computed
     return dtype_support.default_dtype(instance)
 
 
@@ -84,13 +90,28 @@ def _experts_not_kept(req: inputs.Request, instance: InstanceSpec) -> bool:
             and not dtype_support.weight_dtype_supported(instance, model.expert_dtype))
 
 
+def served(model: ModelSpec, instance: InstanceSpec) -> ModelSpec:
+    """``model`` (as its checkpoint stores it, no expert dtype named) as the instance serves
+    it: experts in a storage format the chip does not keep are loaded like the other weights
+    (vLLM Neuron: 'gpt-oss falls back to BF16' on Trn2)."""
+    if (model.expert_dtype is not None
+            and not dtype_support.weight_dtype_supported(instance, model.expert_dtype)):
+        return replace(model, expert_dtype=None)
+    return model
+
+
+def checkpoint_model(req: inputs.Request) -> ModelSpec | None:
+    """The model as its checkpoint stores it when the request names no expert dtype (each
+    instance then serves it its own way: ``served``); None when it names one."""
+    return req.need_model() if req.get_opt_text("expert_dtype") is None else None
+
+
 def model_for(req: inputs.Request, instance: InstanceSpec) -> ModelSpec:
-    """The request's model as the instance serves it: experts in a storage format the chip does
-    not keep are loaded like the other weights (vLLM Neuron: 'gpt-oss falls back to BF16' on
-    Trn2), so every calculator sizes and times them in the weights' dtype."""
+    """The request's model as the instance serves it (``served``), so every calculator sizes
+    and times the experts in the dtype the chip's frameworks load them in."""
     model = req.need_model()
     if _experts_not_kept(req, instance):
-        return replace(model, expert_dtype=None)
+        return served(model, instance)
     return model
 
 

@@ -63,6 +63,9 @@ class PerfRequest:
     framework: str | None = None
     compiled_batch: int | None = None
     compiled_seq_len: int | None = None
+    # the model as its checkpoint stores it (calc.dtype_gate.checkpoint_model): other instances
+    # the suggestions name serve it their own way; None: ``model`` everywhere
+    checkpoint_model: ModelSpec | None = None
 
     def fit_batch(self) -> int:
         """The batch the memory must hold: the compiled graph's when it is larger."""
@@ -96,7 +99,8 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
                          seq_len=seq_len, tp=verdict.tp)
         setup = suggest.Setup(r.model, r.instance, r.dtype,
                               r.kv_dtype if r.kv_given else None,
-                              r.batch, r.input_len, r.output_len, r.tp)
+                              r.batch, r.input_len, r.output_len, r.tp,
+                              checkpoint_model=r.checkpoint_model)
         region = r.hourly.region_used or r.region
         answer = {
             "model": r.model.id, "instance": r.instance.id, "dtype": r.dtype,
@@ -132,7 +136,9 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
                                         batch=batch, seq_len=seq_len)
     # degrees that divide the heads first, as memory's recommended TP and the advisor choose
     # (NxD Inference and vLLM need t | heads); a padded degree only when none of them fits
-    degrees = [d for d in degrees if memory.tp_is_valid(r.model, d)] or degrees
+    unpadded = [d for d in degrees if memory.tp_is_valid(r.model, d)]
+    padded_fitting = [d for d in degrees if d not in unpadded] if unpadded else []
+    degrees = unpadded or degrees
     # the candidates' figures only: the math is shown for the degree used
     choice = tp_choice.choose(degrees, lambda t: estimate(t, explain=False), r.objective)
     if r.tp is not None:
@@ -142,6 +148,9 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
     else:  # the setup fits, so some degree does: choice.tp is set
         used = choice.tp if choice.tp is not None else verdict.tp
         reason = choice.reason
+        if reason["key"] == "tp_only_fit" and padded_fitting:   # "only": of the unpadded ones
+            reason = {"key": "tp_only_unpadded_fit",
+                      "params": {**reason["params"], "padded": padded_fitting}}
     answer = estimate(used).as_dict()
     if r.tp is None:   # calc.perf was given the chosen degree: say how it was chosen
         answer["derivation"] = [
@@ -263,6 +272,7 @@ def perf(req: inputs.Request) -> dict[str, Any]:
         objective=req.get_text("objective"),
         hourly=hourly, price_kind=price_kind, kv_given=req.given("kv_dtype"),
         region=req.get_text("region"),
+        checkpoint_model=dtype_gate.checkpoint_model(req),
         **serving_params(req),
     )
     if request.tp is not None and request.tp not in instance.tp_degrees:
@@ -296,7 +306,8 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
             output_len=req.get_int("output_len"),
             tp=None, objective=req.get_text("objective"), hourly=hourly,
             price_kind=price_kind, kv_given=req.given("kv_dtype"),
-            region=req.get_text("region"), **serving_params(req),
+            region=req.get_text("region"), checkpoint_model=dtype_gate.checkpoint_model(req),
+            **serving_params(req),
         )
         # the suggestions are perf requests: this row's instance, the lengths used, no hours
         row_params = {**req.echo, "instance": instance.id, "input_len": request.input_len,
@@ -311,6 +322,8 @@ def compare_row(req: inputs.Request, instance: InstanceSpec, model: ModelSpec,
     # the speed's own reason (the row's peak_missing_reason is the price quote's, about
     # $/BF16-PFLOP-hour): why tokens/s and $/1M tokens are null where the setup fits
     row["speed_missing_reason"] = answer.get("peak_missing_reason")
+    # what the checkpoint stores that this row's chip does not run (said, never silent)
+    row["checkpoint_fallback"] = dtype_gate.checkpoint_fallback(req, instance, dtype)
     return row
 
 
@@ -319,6 +332,7 @@ TP_CHOSEN_FORMULA = {
     "tp_fastest": "the degree that fits with the shortest request (latency objective)",
     "tp_cheapest": "the degree that fits with the most tokens/s per instance (cost objective)",
     "tp_only_fit": "the only allowed degree that fits",
+    "tp_only_unpadded_fit": "the only degree that fits without padding the heads",
 }
 
 
@@ -360,8 +374,8 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
     recipe named, else calc.training_memory.DEFAULT_RECIPE) under which training fits per
     device: (layout or None, smallest per-device bytes seen, capacity). A mode is tried only
     when no layout of an earlier one fits. Within a mode a layout that uses every device
-    (tp × pp × dp = devices available) comes first; else the first that fits, with its idle
-    devices counted (``devices`` < ``devices_available``: the time uses only ``devices``)."""
+    (tp × pp × dp = devices available) comes first; else the one that uses the most, with its
+    idle devices counted (``devices`` < ``devices_available``: the time uses only ``devices``)."""
     from .training_memory import default_recipe, train_memory
 
     recipe_name = recipe_name or default_recipe()
@@ -372,7 +386,7 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
            if model.heads % t == 0 and t <= instance.logical_cores]
     pps = [p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= model.layers]
     for mode in recompute:
-        partial: dict[str, Any] | None = None   # the first fit that leaves devices idle
+        partial: dict[str, Any] | None = None   # the fit that leaves the fewest devices idle
         for zero in TRAIN_SEARCH_ZERO:
             for tp in tps:
                 for pp in pps:
@@ -396,7 +410,8 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
                               "devices": tp * pp * result.dp, "devices_available": available}
                     if tp * pp * result.dp == available:
                         return layout, smallest, capacity
-                    partial = partial or layout
+                    if partial is None or layout["devices"] > partial["devices"]:
+                        partial = layout   # the most devices at work (ties: search order)
         if partial is not None:   # no layout of this mode uses every device
             return partial, smallest, capacity
     return None, smallest, capacity

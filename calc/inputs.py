@@ -95,8 +95,9 @@ def _number(params: Params, name: str, bounds: tuple[float, float] | None = None
             if bounds is not None and _finite_text(text) and parsed < 0:   # "-1e400"
                 raise CalcError(name, "must_be_positive_number",
                                 {"min": bounds[0], "value": _shown(text)})
-            if bounds is not None and _finite_text(text):   # "1e400"
-                raise CalcError(name, "out_of_range",
+            if bounds is not None and _finite_text(text):   # "1e400" (bounds: number()'s,
+                # whose minimum is exclusive: "greater than min and at most max")
+                raise CalcError(name, "out_of_range_above",
                                 {"min": bounds[0], "max": bounds[1], "value": _shown(text)})
             raise CalcError(name, "must_be_finite", {"value": value[:40]})
         return parsed
@@ -206,8 +207,8 @@ def number(
         value = float(raw)
     except OverflowError:  # an integer beyond float range
         raise CalcError(
-            name, "out_of_range", {"min": above, "max": maximum, "value": str(raw)[:20] + "…"}
-        ) from None
+            name, "out_of_range_above",
+            {"min": above, "max": maximum, "value": str(raw)[:20] + "…"}) from None
     if value <= above:
         raise CalcError(name, "must_be_positive_number", {"min": above, "value": value})
     if value > maximum:   # "between 0 and ..." read as if 0 were allowed: it is not

@@ -11,10 +11,10 @@ def memory_extras(req: inputs.Request, result: Mapping[str, Any]) -> dict[str, A
     """fit_reason and suggestions for a memory answer (the memory fields stay: they say why)."""
     if result["fits"]:
         return {"fit_reason": None, "suggestions": []}
-    from . import fit_gate, suggest  # here: an answer that fits does not load the search
+    from . import dtype_gate, fit_gate, suggest  # here: an answer that fits loads no search
 
-    model = req.need_model()
     instance = req.instance()
+    model = dtype_gate.model_for(req, instance)   # as the instance serves it (as sized)
     tp = result["tp_degree"] if result["tp_given"] else None
     verdict = fit_gate.check(model, instance, dtype=result["dtype"], kv_dtype=result["kv_dtype"],
                              batch=result["batch"], seq_len=result["seq_len"], tp=tp)
@@ -22,5 +22,6 @@ def memory_extras(req: inputs.Request, result: Mapping[str, Any]) -> dict[str, A
         model, instance, str(result["dtype"]),
         str(result["kv_dtype"]) if req.given("kv_dtype") else None,
         int(result["batch"]), int(result["seq_len"]), 0, tp, length_field="seq_len",
+        checkpoint_model=dtype_gate.checkpoint_model(req),
     )
     return {"fit_reason": verdict.reason, "suggestions": suggest.suggestions(setup, req.echo)}

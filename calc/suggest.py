@@ -36,6 +36,9 @@ class Setup:
     output_len: int               # memory: 0
     tp: int | None
     length_field: str = "input_len"  # "seq_len" for memory requests
+    # the model as its checkpoint stores it (no expert dtype named): another instance serves it
+    # its own way (calc.dtype_gate.served); None: ``model`` on every instance
+    checkpoint_model: ModelSpec | None = None
 
     @property
     def seq_len(self) -> int:
@@ -193,7 +196,13 @@ def _instance(setup: Setup, base: Mapping[str, Any], region: str) -> list[dict[s
         kv = setup.kv_dtype
         if kv is not None and not dtype_support.kv_dtype_supported(other, kv):
             kv = None
-        candidate = replace(setup, instance=other, dtype=dtype, kv_dtype=kv, tp=None)
+        model = setup.model
+        if setup.checkpoint_model is not None:   # e.g. MXFP4 experts kept on a GPU, BF16 on Inf2
+            from .dtype_gate import served
+
+            model = served(setup.checkpoint_model, other)
+        candidate = replace(setup, model=model, instance=other, dtype=dtype, kv_dtype=kv,
+                            tp=None)
         tp = fitting_tp(candidate)
         if tp is None:
             continue

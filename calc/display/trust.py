@@ -196,8 +196,13 @@ def notes(responses: dict[str, Any], blocked: set[str], lang: str) -> list[dict[
             out.append({"key": "no_training_framework",
                         "text": text(lang, "no_training_framework",
                                      chip=str(result["no_training_framework"]))})
-        fallback_dtype = result.get("checkpoint_fallback")
-        if isinstance(fallback_dtype, dict):
+        # the answer's own, and its compare rows' and advisor options' (one note per chip)
+        for fallback_dtype in (result.get("checkpoint_fallback"),
+                               *(item.get("checkpoint_fallback")
+                                 for name in ("rows", "options")
+                                 for item in (result.get(name) or []) if isinstance(item, dict))):
+            if not isinstance(fallback_dtype, dict):
+                continue
             out.append({"key": "checkpoint_fallback",
                         "text": text(lang, f"checkpoint_fallback_{fallback_dtype['part']}",
                                      checkpoint=strings.choice_label(

@@ -71,3 +71,45 @@ def test_the_page_says_it(lang: str) -> None:
                      "values": {"model": "llama-3.1-8b", "instance": "inf2.48xlarge",
                                 "seq_len": "2048"}}, lang)
     assert not [n for n in plain["notes"] if n["key"] == "checkpoint_fallback"]
+
+
+def test_instance_suggestions_are_checked_as_the_suggested_chip_loads_the_model() -> None:
+    """Review: from a GPU (MXFP4 experts kept) the suggestions were checked with MXFP4 experts,
+    so following one to Inferentia2 (BF16 experts) did not fit."""
+    for kind, params in (("perf", {"input_len": 1024, "output_len": 256}),
+                         ("memory", {"seq_len": 1280})):
+        result = run(kind, model="gpt-oss-120b", instance="g6e.xlarge", **params)
+        assert result["fits"] is False
+        moves = [s for s in result["suggestions"] if s["change"] == "instance"]
+        assert moves, kind
+        for suggestion in moves:
+            assert run(kind, **suggestion["params"])["fits"] is True, (kind, suggestion)
+
+
+def test_memory_gives_the_reason_and_suggestions_of_the_model_it_sized() -> None:
+    """Review: memory sized BF16 experts but checked the MXFP4 model for its reason, so it said
+    "does not fit" with no reason and no suggestions (perf gave both)."""
+    memory = run("memory", model="gpt-oss-120b", instance="trn2.3xlarge", seq_len=1280)
+    perf = run("perf", model="gpt-oss-120b", instance="trn2.3xlarge", input_len=1024,
+               output_len=256)
+    assert memory["fits"] is False and perf["fits"] is False
+    assert memory["fit_reason"] is not None and memory["suggestions"]
+    assert memory["fit_reason"]["key"] == perf["fit_reason"]["key"]
+
+
+def test_compare_rows_and_advisor_options_say_it() -> None:
+    rows = {r["instance"]: r for r in run(
+        "compare", model="gpt-oss-120b", instances="trn2.48xlarge,trn3-gen1-server,p5.48xlarge",
+        input_len=128, output_len=128)["rows"]}
+    assert rows["trn2.48xlarge"]["checkpoint_fallback"]["used"] == "bf16"
+    assert rows["trn3-gen1-server"]["checkpoint_fallback"] is None
+    assert rows["p5.48xlarge"]["checkpoint_fallback"] is None
+    advised = run("advise", model="gpt-oss-120b", input_len=1024, output_len=256,
+                  family="neuron")
+    chips = {o["checkpoint_fallback"]["chip"] for o in advised["options"]
+             if o["checkpoint_fallback"]}
+    assert chips and "Trainium3" not in chips
+    shown = present({"calculator": "advisor",
+                     "values": {"model": "gpt-oss-120b", "input_len": "1024",
+                                "output_len": "256", "family": "neuron"}}, "en")
+    assert [n for n in shown["notes"] if n["key"] == "checkpoint_fallback"]

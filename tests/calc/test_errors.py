@@ -97,7 +97,8 @@ def test_a_typed_number_beyond_float_range_is_out_of_range_as_typed() -> None:
     assert (caught.value.key, caught.value.params["value"]) == ("out_of_range", "1e400")
     with pytest.raises(CalcError) as caught:
         inputs.number({"hours": "1e400"}, "hours", maximum=10)
-    assert (caught.value.key, caught.value.params["value"]) == ("out_of_range", "1e400")
+    # number()'s minimum is exclusive: "greater than 0 and at most 10", never "between"
+    assert (caught.value.key, caught.value.params["value"]) == ("out_of_range_above", "1e400")
     with pytest.raises(CalcError) as caught:
         inputs.number({"hours": "nan"}, "hours", maximum=10)
     assert (caught.value.key, caught.value.params["value"]) == ("must_be_finite", "nan")
@@ -164,9 +165,9 @@ def test_an_integer_text_is_read_with_pythons_number_syntax_at_any_exponent() ->
     assert inputs.integer({"experts": "0e31"}, "experts", minimum=0) == 0
     with pytest.raises(CalcError) as caught:
         inputs.number({"hours": "1e999999999999999999999"}, "hours", maximum=10)
-    assert caught.value.key == "out_of_range"
+    assert caught.value.key == "out_of_range_above"   # exclusive minimum: never "between"
     assert error("price", instance="trn1.32xlarge",
-                 hours="1e999999999999999999999")["key"] == "out_of_range"
+                 hours="1e999999999999999999999")["key"] == "out_of_range_above"
 
 
 def test_one_line_messages_show_numbers_and_lists_plainly() -> None:

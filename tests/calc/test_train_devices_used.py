@@ -59,17 +59,26 @@ def test_devices_used_by_hand() -> None:
 
 
 def test_advise_train_never_pays_for_idle_speed() -> None:
-    result = run("advise_train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
-                 deadline_h=100, family="gpu")
-    for option in result["options"]:
-        again = run("train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
-                    instance=option["instance"], count=option["instance_count"])
-        assert again["time_h"] == option["time_h"] <= 100
-        layout = again["training_layout"]
-        if layout["devices"] < layout["devices_available"]:   # idle devices: one fewer
-            fewer = run("train", model="llama-3.1-8b", tokens=10**10, seq_len=4096,
-                        instance=option["instance"], count=option["instance_count"] - 1)
-            assert fewer["time_h"] is None or fewer["time_h"] > 100, option["instance"]
+    """8B at 32,768 tokens on p5.4xlarge: 4 to 7 instances run the same tp 1 × pp 4 × dp 1
+    layout (the others idle), 8 run dp 2. A 200 h deadline needs 8; 5 to 7 are no faster than
+    4 (321.8 h), so the advisor must not stop at 5 as if time fell with the count."""
+    params = {"model": "llama-3.1-8b", "tokens": 10**10, "seq_len": 32768}
+    result = run("advise_train", **params, deadline_h=200, family="gpu")
+    p5 = next(o for o in result["options"] if o["instance"] == "p5.4xlarge")
+    assert p5["instance_count"] == 8 and p5["time_h"] <= 200
+    for count in (5, 6, 7):   # the idle-device counts
+        idle = run("train", **params, instance="p5.4xlarge", count=count)
+        assert idle["training_layout"]["devices"] == 4 < idle["training_layout"][
+            "devices_available"]
+        assert idle["time_h"] > 200
+    for option in result["options"]:   # every option: the fewest instances that meet it
+        again = run("train", **params, instance=option["instance"],
+                    count=option["instance_count"])
+        assert again["time_h"] == option["time_h"] <= 200
+        if option["instance_count"] > option["memory_count"]:
+            fewer = run("train", **params, instance=option["instance"],
+                        count=option["instance_count"] - 1)
+            assert fewer["time_h"] is None or fewer["time_h"] > 200, option["instance"]
 
 
 def test_no_time_or_cost_in_the_math_of_a_setup_that_does_not_fit() -> None:
@@ -104,3 +113,16 @@ def test_band_never_faster_than_the_peak(mfu: float | None) -> None:
     assert capped == (low == pytest.approx(at_peak_s, rel=1e-9))   # said where it applies
     if mfu == 1.0:
         assert capped and result["time_s"] == pytest.approx(at_peak_s, rel=1e-12)
+
+
+def test_cli_says_the_idle_devices() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    shown = subprocess.run(
+        [sys.executable, "-m", "calc", "train", "--model", "llama-3.1-8b", "--instance",
+         "p5.4xlarge", "--count", "6", "--tokens", "1e10", "--seq-len", "32768"], cwd=root,
+        capture_output=True, text=True, check=True, timeout=120).stdout
+    assert "uses 4 of the 6 devices; the others idle but are paid for" in shown

@@ -239,6 +239,11 @@ def test_training_refuses_an_inference_only_dtype_and_trains_a_format_checkpoint
     result = run("train", model="deepseek-v3", instance="p4d.24xlarge", tokens=10**9,
                  seq_len=4096, count=64)   # A100: no fp8, so its default
     assert result["dtype"] == "bf16"
+    # the chip's serving formats (weight_formats: Trainium2 keeps no fp8_block128 for serving)
+    # do not decide training: FP8 at twice the BF16 rate (review, Stop 46)
+    result = run("train", model="deepseek-v3", instance="trn2.48xlarge", tokens=10**9,
+                 seq_len=4096, count=64)
+    assert result["dtype"] == "fp8"
 
 
 def test_train_memory_refuses_more_stages_than_layers_and_names_the_pipeline() -> None:
