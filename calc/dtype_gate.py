@@ -80,16 +80,6 @@ def kv_dtype_for(req: inputs.Request, instance: InstanceSpec, dtype: str) -> str
     return dtype_support.check_dtype(instance, kv, "kv_dtype")
 
 
-def _experts_not_kept(req: inputs.Request, instance: InstanceSpec) -> bool:
-    """The checkpoint stores its routed experts in a format of their own that the chip's
-    frameworks do not keep (gpt-oss MXFP4 on Inferentia2, Trainium, Trainium2), and no
-    ``expert_dtype`` was given."""
-    model = req.model
-    return (model is not None and model.expert_dtype is not None
-            and req.get_opt_text("expert_dtype") is None
-            and not dtype_support.weight_dtype_supported(instance, model.expert_dtype))
-
-
 def served(model: ModelSpec, instance: InstanceSpec) -> ModelSpec:
     """``model`` (as its checkpoint stores it, no expert dtype named) as the instance serves
     it: experts in a storage format the chip does not keep are loaded like the other weights
@@ -107,12 +97,11 @@ def checkpoint_model(req: inputs.Request) -> ModelSpec | None:
 
 
 def model_for(req: inputs.Request, instance: InstanceSpec) -> ModelSpec:
-    """The request's model as the instance serves it (``served``), so every calculator sizes
-    and times the experts in the dtype the chip's frameworks load them in."""
-    model = req.need_model()
-    if _experts_not_kept(req, instance):
-        return served(model, instance)
-    return model
+    """The request's model as the instance serves it (``served``; as given when the request
+    names an expert dtype), so every calculator sizes and times the experts in the dtype the
+    chip's frameworks load them in."""
+    stored = checkpoint_model(req)
+    return req.need_model() if stored is None else served(stored, instance)
 
 
 def checkpoint_fallback(req: inputs.Request, instance: InstanceSpec,
@@ -129,8 +118,9 @@ def checkpoint_fallback(req: inputs.Request, instance: InstanceSpec,
             and not dtype_support.weight_dtype_supported(instance, model.default_dtype)):
         return {"part": "weights", "checkpoint": model.default_dtype, "used": dtype,
                 "chip": chip}
-    if _experts_not_kept(req, instance) and model.expert_dtype is not None:
-        used = model_shape.weight_precision(replace(model, expert_dtype=None), dtype).expert
-        return {"part": "experts", "checkpoint": model.expert_dtype, "used": used,
-                "chip": chip}
+    if req.get_opt_text("expert_dtype") is None and model.expert_dtype is not None:
+        loaded = served(model, instance)
+        if loaded is not model:   # experts the chip does not keep: loaded like the weights
+            return {"part": "experts", "checkpoint": model.expert_dtype,
+                    "used": model_shape.weight_precision(loaded, dtype).expert, "chip": chip}
     return None
