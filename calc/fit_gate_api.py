@@ -95,8 +95,10 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
         "tpot_is_lower_bound": None,
     }
     if not verdict.fits:
+        # memory.fit picks the degree fit_gate.check shows (the given one, else the least
+        # memory per core) and labels it so
         fit = memory.fit(r.model, r.instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=batch,
-                         seq_len=seq_len, tp=verdict.tp)
+                         seq_len=seq_len, tp=r.tp)
         setup = suggest.Setup(r.model, r.instance, r.dtype,
                               r.kv_dtype if r.kv_given else None,
                               r.batch, r.input_len, r.output_len, r.tp,
@@ -111,7 +113,7 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
             "suggestions": suggest.suggestions(setup, base, region=region,
                                                other_instances=other_instances),
             "tp_reason": None, "tp_other_objective": None,
-            "derivation": _unfit_steps(fit.derivation, tp_given=r.tp is not None),
+            "derivation": _unfit_steps(fit.derivation),
             "framework": framework_id,
             "compiled_batch": r.compiled_batch, "compiled_seq_len": r.compiled_seq_len,
         }
@@ -122,13 +124,13 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
     peak_missing = not has_peak(r.instance, r.dtype)
     instance = without_compute_limit(r.instance, r.dtype) if peak_missing else r.instance
 
-    def estimate(tp: int, explain: bool = True) -> PerfResult:
+    def estimate(tp: int, explain: bool = True, chosen_by: str | None = None) -> PerfResult:
         return estimate_perf(
             r.model, instance, dtype=r.dtype, kv_dtype=r.kv_dtype, batch=r.batch,
             input_len=r.input_len, output_len=r.output_len, tp=tp,
             usd_per_hour=r.hourly.usd_per_hour, price_missing_reason=r.hourly.missing_reason,
             framework=r.framework, compiled_batch=r.compiled_batch,
-            compiled_seq_len=r.compiled_seq_len, explain=explain,
+            compiled_seq_len=r.compiled_seq_len, explain=explain, tp_chosen_by=chosen_by,
         )
 
     # the TP objective compares the candidates with the same serving step model
@@ -151,11 +153,10 @@ def gated_perf(request: PerfRequest, base: Mapping[str, Any], *,
         if reason["key"] == "tp_only_fit" and padded_fitting:   # "only": of the unpadded ones
             reason = {"key": "tp_only_unpadded_fit",
                       "params": {**reason["params"], "padded": padded_fitting}}
-    answer = estimate(used).as_dict()
-    if r.tp is None:   # calc.perf was given the chosen degree: say how it was chosen
-        answer["derivation"] = [
-            {**step, "formula": TP_CHOSEN_FORMULA.get(str(reason["key"]), step["formula"])}
-            if step["key"] == "tp_degree" else step for step in answer["derivation"]]
+    # the math says how the degree was chosen (calc.perf labels a degree it is given "given")
+    chosen_by = None if r.tp is not None else TP_CHOSEN_FORMULA.get(
+        str(reason["key"]), "chosen for the objective among the degrees that fit")
+    answer = estimate(used, chosen_by=chosen_by).as_dict()
     proxy = peak_is_proxy(r.instance, r.dtype)
     answer.update(extras)
     answer.update(
@@ -336,14 +337,10 @@ TP_CHOSEN_FORMULA = {
 }
 
 
-def _unfit_steps(steps: list[dict[str, Any]], *, tp_given: bool) -> list[dict[str, Any]]:
-    """The memory math of a perf setup that does not fit: no replicas (a speed field, null
-    here), and the degree shown named as the least memory per core unless it was given."""
-    kept = [step for step in steps if step["key"] != "replicas"]
-    if tp_given:
-        return kept
-    return [{**step, "formula": memory.TP_NONE_FITS} if step["key"] == "tp_degree" else step
-            for step in kept]
+def _unfit_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The memory math of a perf setup that does not fit, without its replicas (a speed
+    field: null here)."""
+    return [step for step in steps if step["key"] != "replicas"]
 
 
 TRAIN_SEARCH_ZERO = (1, 3)

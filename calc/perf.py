@@ -150,9 +150,11 @@ def perf(
     compiled_batch: int | None = None,
     compiled_seq_len: int | None = None,
     explain: bool = True,
+    tp_chosen_by: str | None = None,
 ) -> PerfResult:
     """The speed estimate of one serving configuration; explain=False leaves its derivation
-    empty (the advisor's search: the same figures, no math to show)."""
+    empty (the advisor's search: the same figures, no math to show). tp_chosen_by: how the
+    caller chose the ``tp`` it passes (the tp_degree step's formula; None: "given")."""
     if not model.is_decoder:
         raise CalcError("model", "not_a_decoder", {"value": model.id})
     chosen = frameworks.resolve(framework, instance, "inference")
@@ -173,8 +175,9 @@ def perf(
     steps.add("framework", f"{chosen.name}: {chosen.batching} batching"
               f"{', one compiled sequence length' if one_length else ''}"
               f"{', bucketed' if chosen.bucketing and not one_length else ''}", chosen.id, "")
-    steps.add("tp_degree", "given" if tp is not None else "recommended TP (memory fit)", tp_degree,
-              "cores")
+    tp_formula = ("recommended TP (memory fit)" if tp is None
+                  else tp_chosen_by if tp_chosen_by is not None else "given")
+    steps.add("tp_degree", tp_formula, tp_degree, "cores")
     steps.add("head_padding", "(−heads) mod t", memory.head_padding(model, tp_degree), "heads")
     compute, peak = peak_flops_per_core(instance, dtype)
     steps.add("peak_flops_per_core", f"{compute} dense peak per core (projections)", peak,

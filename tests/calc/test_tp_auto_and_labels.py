@@ -61,3 +61,15 @@ def test_unfit_memory_does_not_call_its_degree_recommended() -> None:
     assert steps(result)["tp_degree"]["formula"] == memory.TP_NONE_FITS
     fits = run("memory", model="llama-3.1-8b", instance="trn1.32xlarge", seq_len=640)
     assert steps(fits)["tp_degree"]["formula"] == "recommended TP"
+
+
+def test_unfit_perf_math_shows_the_degree_the_answer_names() -> None:
+    """The memory math of a setup that fits nowhere is worked at the degree the answer and its
+    reason name (the least memory per core over several allowed degrees)."""
+    result = run("perf", model="llama-3.1-405b", instance="inf2.48xlarge", input_len=512,
+                 output_len=128, dtype="bf16")
+    assert result["fits"] is False
+    assert len(result["fit_reason"]["params"]["tp_degrees_allowed"]) > 1
+    shown = steps(result)["tp_degree"]
+    assert shown["value"] == result["tp_degree"] == result["fit_reason"]["params"]["tp"]
+    assert shown["formula"] == memory.TP_NONE_FITS
