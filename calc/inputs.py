@@ -686,6 +686,17 @@ def _one(param: Param, params: Params, default: Any) -> Any:
     return text(params, name)
 
 
+def check_value(name: str, value: Any) -> None:
+    """One input checked alone, as ``parse`` checks it (raises CalcError with ``field`` = name):
+    the model by name, any other schema param against its entry. Model shape fields are
+    checked together by ``model`` and are not checked here. A name outside the schema is not
+    checked (``check_known`` refuses it in a whole request)."""
+    if name == "model":
+        model({"model": value})
+    elif name in PARAMS and not PARAMS[name].model:
+        _one(PARAMS[name], {name: value}, None)
+
+
 def parse(kind: str, params: Params) -> Request:
     """The whole request checked in one pass against PARAMS / KIND_PARAMS[kind]."""
     accepted = KIND_PARAMS[kind]

@@ -129,10 +129,7 @@ def _other_errors(req: calculators.Request, typed: dict[str, Any],
         if name in refused or value is None or _skipped(name, typed):
             continue
         try:
-            if name == "model":
-                inputs.model({"model": value})
-            elif name in inputs.PARAMS and not inputs.PARAMS[name].model:
-                inputs._one(inputs.PARAMS[name], {name: value}, None)   # noqa: SLF001
+            inputs.check_value(name, value)
         except CalcError as error:
             if error.field == name:
                 found.append(error)
