@@ -89,6 +89,14 @@ _ENGLISH: dict[str, str] = {
     "gemma2, gemma3, gpt_oss, llama4, phi3, granite, olmo2)",
     "hf_missing_key": "config.json lacks the required key {value}",
     "hf_bad_value": "config.json key {value} has a value that cannot be used",
+    "hf_bad_integer": "config.json key {value} must be a whole number from {min} to {max}",
+    "hf_bad_flag": "config.json key {value} must be true or false",
+    "hf_kv_heads_not_divisor": "config.json num_key_value_heads ({value}) must divide "
+    "num_attention_heads ({heads})",
+    "hf_experts_per_token_too_many": "config.json routes each token to {value} experts, more "
+    "than the {experts} the model has",
+    "hf_encoder_model_type": "config.json model_type {value} is an encoder-only model: enter its "
+    "shape as a custom model with the encoder architecture",
     "hf_unsupported_quantization": "config.json quantization_config method {value} is not "
     "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
     "hf_unsupported_quantization_setting": "config.json quantization_config {value} is not "

@@ -3,7 +3,9 @@
 Supported model_type values: see SUPPORTED. Multimodal configs (gemma3, llama4) are read from
 their ``text_config`` (the language model; vision encoders are not counted). Keys a config omits
 take transformers' defaults (src/transformers/models/<type>/configuration_<type>.py) where listed
-in DEFAULTS; the keys in REQUIRED must be present. Unknown keys are ignored. Any problem raises
+in DEFAULTS; the keys in REQUIRED must be in the file (but for the few in MAY_OMIT that published
+configs leave out). Unknown keys are ignored. The maximum positions follow YaRN RoPE scaling
+(_max_positions). Encoder-only types are refused with a pointer to the custom shape. Any problem raises
 CalcError(field="hf_config") with one clear line (the CLI exits 2).
 
 Layer patterns: ``layer_types`` when given; else gemma2 alternates sliding/full (sliding first),
@@ -61,6 +63,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "deepseek_v3": {"first_k_dense_replace": 3, "moe_layer_freq": 1, "topk_method": "noaux_tc",
                     "n_shared_experts": 1},
 }
+# required keys that published configs leave to transformers' default (DEFAULTS): the
+# text_config of google/gemma-3-4b-it names neither vocab_size nor num_attention_heads (8), that
+# of google/gemma-3-27b-it no vocab_size; every other required key must be in the file
+MAY_OMIT: dict[str, tuple[str, ...]] = {"gemma3_text": ("vocab_size", "num_attention_heads")}
+# encoder-only model types: refused with a pointer to the custom shape (architecture encoder)
+ENCODERS = ("bert", "roberta", "xlm-roberta", "distilbert", "deberta", "deberta-v2", "electra",
+            "albert", "modernbert", "camembert")
 REQUIRED_COMMON = ("hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size",
                    "intermediate_size")
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -108,10 +117,10 @@ class _Reader:
             return default
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            raise _fail("hf_bad_value", {"value": key})
-        if value > MAXIMA.get(key, MAX_VALUE):
-            raise _fail("hf_bad_value", {"value": key})
+        maximum = MAXIMA.get(key, MAX_VALUE)
+        if (not isinstance(value, int) or isinstance(value, bool) or value < minimum
+                or value > maximum):
+            raise _fail("hf_bad_integer", {"value": key, "min": minimum, "max": maximum})
         return value
 
     def optional_integer(self, key: str) -> int | None:
@@ -122,7 +131,7 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise _fail("hf_bad_value", {"value": key})
+            raise _fail("hf_bad_flag", {"value": key})
         return value
 
     def int_list(self, key: str) -> list[int] | None:
@@ -196,6 +205,26 @@ def _layer_pattern(model_type: str, cfg: _Reader, layers: int) -> tuple[int, int
     if model_type in ("mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe"):
         return layers, window, "sliding"
     return 0, 0, ""
+
+
+def _max_positions(cfg: _Reader) -> int | None:
+    """The longest sequence the config serves: max_position_embeddings, or with YaRN RoPE
+    scaling (rope_scaling / rope_parameters, type "yarn") factor × original_max_position_embeddings
+    when that is longer, as vLLM derives its max_model_len (vllm/config.py
+    _get_and_verify_max_len; Qwen2.5's model cards enable 131,072 tokens this way). Other
+    scaling types keep the stated maximum (their conventions differ by model)."""
+    stated = (cfg.integer("max_position_embeddings", minimum=1)
+              if cfg.has("max_position_embeddings") else None)
+    rope = cfg.get("rope_scaling") or cfg.get("rope_parameters")
+    if not isinstance(rope, dict) or (rope.get("rope_type") or rope.get("type")) != "yarn":
+        return stated
+    factor = rope.get("factor")
+    original = rope.get("original_max_position_embeddings", stated)
+    if (isinstance(factor, bool) or not isinstance(factor, int | float) or not factor >= 1
+            or isinstance(original, bool) or not isinstance(original, int) or original < 1):
+        raise _fail("hf_bad_value", {"value": "rope_scaling"})
+    scaled = min(int(original * factor), MAX_VALUE)
+    return scaled if stated is None else max(stated, scaled)
 
 
 def _mla_head_dim(cfg: _Reader) -> int:
@@ -346,11 +375,16 @@ def parse(config: Any, model_id: str = "hf-config") -> ModelSpec:
     outer_type = config.get("model_type")
     if not isinstance(outer_type, str) or not outer_type:
         raise _fail("hf_missing_key", {"value": "model_type"})
+    if outer_type in ENCODERS:
+        raise _fail("hf_encoder_model_type", {"value": outer_type})
     if outer_type not in SUPPORTED:
         raise _fail("hf_unsupported_model_type", {"value": outer_type[:40]})
     model_type, merged = _text_config(config, outer_type)
     cfg = _Reader(merged, DEFAULTS.get(model_type, {}))
     for key in (*REQUIRED_COMMON, *REQUIRED.get(model_type, ())):
+        # in the file itself: a default stands in only for a key published configs omit
+        if key not in merged and key not in MAY_OMIT.get(model_type, ()):
+            raise _fail("hf_missing_key", {"value": key})
         cfg.integer(key)
     return _build(model_type, cfg, config, model_id)
 
@@ -361,7 +395,7 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
     heads = cfg.integer("num_attention_heads")
     kv_heads = cfg.integer("num_key_value_heads", default=heads)
     if heads % kv_heads:
-        raise _fail("hf_bad_value", {"value": "num_key_value_heads"})
+        raise _fail("hf_kv_heads_not_divisor", {"value": kv_heads, "heads": heads})
     head_dim = cfg.integer("head_dim", default=max(1, h // heads))
     intermediate = cfg.integer("intermediate_size")
     vocab = cfg.integer("vocab_size")
@@ -391,7 +425,7 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
         shared, shared_width = 1, intermediate
         intermediate = cfg.integer("intermediate_size_mlp")
     if active > experts:
-        raise _fail("hf_bad_value", {"value": "num_experts_per_tok"})
+        raise _fail("hf_experts_per_token_too_many", {"value": active, "experts": experts})
     moe_flags = _moe_layer_flags(model_type, cfg, layers, experts)
     dense_layers = sum(1 for flag in moe_flags if not flag) if experts else 0
     local, window, kind = _layer_pattern(model_type, cfg, layers)
@@ -406,8 +440,7 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
         head_dim=_mla_head_dim(cfg) if mla else head_dim,
         intermediate=intermediate, vocab=vocab, gated_mlp=True, tied_embeddings=tied,
         experts=experts, active_experts=active,
-        max_position_embeddings=(cfg.integer("max_position_embeddings", minimum=1)
-                                 if cfg.has("max_position_embeddings") else None),
+        max_position_embeddings=_max_positions(cfg),
         expert_intermediate=expert_width if expert_width != intermediate else 0,
         shared_experts=shared,
         shared_expert_intermediate=shared_width if shared_width != (expert_width or intermediate)

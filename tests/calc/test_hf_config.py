@@ -59,7 +59,12 @@ def test_gemma2_defaults_four_norms_tied_and_alternating_windows() -> None:
 
 
 def test_gemma3_nested_text_config_takes_transformers_defaults() -> None:
-    spec = hf_config.parse({"model_type": "gemma3", "text_config": {"hidden_size": 64},
+    """The keys google/gemma-3-4b-it's text_config leaves out (heads, vocab) take
+    Gemma3TextConfig's defaults; the shape's own size keys must be in the file (QA stop 47:
+    {"model_type": "gemma3"} alone was a 2.6 B model)."""
+    spec = hf_config.parse({"model_type": "gemma3",
+                            "text_config": {"hidden_size": 64, "num_hidden_layers": 26,
+                                            "intermediate_size": 128},
                             "vision_config": {"hidden_size": 8}})
     # Gemma3TextConfig: 26 layers, 8 heads, 4 KV heads, head_dim 256, vocab 262208, window 4096
     assert (spec.layers, spec.heads, spec.kv_heads, spec.head_dim) == (26, 8, 4, 256)
@@ -147,11 +152,17 @@ def test_awq_int4_bytes_include_group_scales() -> None:
     ({"hidden_size": 4}, "hf_missing_key", "model_type"),
     ([1, 2], "hf_config_not_object", ""),
     ({"model_type": "llama", "hidden_size": 64}, "hf_missing_key", "num_hidden_layers"),
-    (small("llama", vocab_size="big"), "hf_bad_value", "vocab_size"),
-    (small("llama", num_hidden_layers=10**9), "hf_bad_value", "num_hidden_layers"),
-    (small("gemma3_text", sliding_window=8, sliding_window_pattern=0), "hf_bad_value",
+    (small("llama", vocab_size="big"), "hf_bad_integer", "vocab_size"),
+    (small("llama", num_hidden_layers=10**9), "hf_bad_integer", "num_hidden_layers"),
+    (small("gemma3_text", sliding_window=8, sliding_window_pattern=0), "hf_bad_integer",
      "sliding_window_pattern"),
-    (small("llama", num_key_value_heads=3), "hf_bad_value", "num_key_value_heads"),
+    (small("llama", num_key_value_heads=3), "hf_kv_heads_not_divisor", "num_key_value_heads"),
+    (small("llama", tie_word_embeddings="yes"), "hf_bad_flag", "tie_word_embeddings"),
+    (small("mixtral", num_local_experts=4, num_experts_per_tok=8),
+     "hf_experts_per_token_too_many", "8 experts"),
+    ({"model_type": "bert", "hidden_size": 768}, "hf_encoder_model_type", "encoder"),
+    (small("qwen2", rope_scaling={"type": "yarn", "factor": "four"}), "hf_bad_value",
+     "rope_scaling"),
     (small("llama", quantization_config={"quant_method": "bitsandbytes"}),
      "hf_unsupported_quantization", "bitsandbytes"),
 ])
@@ -310,3 +321,26 @@ def test_a_byte_order_mark_is_no_content(tmp_path: Path) -> None:
     shown = present({"calculator": "memory",
                      "values": {"model": "custom", "hf_config": "\ufeff" + text}}, "en")
     assert shown["ok"] and not shown["errors"]
+
+
+@pytest.mark.parametrize("text_config", [None, {"hidden_size": 5376, "num_hidden_layers": 62}])
+def test_a_gemma3_config_without_its_size_keys_is_refused(text_config: object) -> None:
+    config: dict[str, Any] = {"model_type": "gemma3"}
+    if text_config is not None:
+        config["text_config"] = text_config
+    with pytest.raises(CalcError) as caught:
+        hf_config.parse(config)
+    assert caught.value.key == "hf_missing_key"
+
+
+@pytest.mark.parametrize(("rope", "expected"), [
+    # Qwen2.5-7B-Instruct's model card: YaRN factor 4 over 32,768 positions -> 131,072
+    ({"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}, 131072),
+    ({"rope_type": "yarn", "factor": 2}, 65536),         # original = the stated maximum
+    ({"rope_type": "linear", "factor": 8.0}, 32768),     # other types keep the stated maximum
+    (None, 32768),
+])
+def test_yarn_rope_scaling_extends_the_maximum_positions(rope: Any, expected: int) -> None:
+    """QA stop 47: a YaRN config was said to need RoPE scaling beyond 32,768 tokens."""
+    spec = hf_config.parse(small("qwen2", max_position_embeddings=32768, rope_scaling=rope))
+    assert spec.max_position_embeddings == expected
