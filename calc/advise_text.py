@@ -117,7 +117,8 @@ def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
         lines.append(f"ranked by {result['ranked_by']}; {len(result['options'])} options")
         for option in result["options"][:limit]:
             lines.append(
-                f"{option['instance']:<24} tp={option['tp_degree']:<3} batch={option['batch']:<4}"
+                f"{option['instance']:<24} {option.get('dtype') or '-':<6}"
+                f" tp={option['tp_degree']:<3} batch={option['batch']:<4}"
                 f" x{option['instance_count']:<4} TTFT {_seconds(option['ttft_s'])}"
                 f"  TPOT {_seconds(option['tpot_s'])}"
                 f"  {fixed(option['output_tokens_per_s'], 0)} tok/s"
@@ -131,6 +132,7 @@ def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
                 f"{option['instance']:<24} x{option['instance_count']:<5}"
                 f" {fixed(option['time_h'], 1)} h  {_money(option['cost_usd'])}"
             )
+    lines += _more(len(result["options"]), limit, "options")
     if result.get("message"):
         lines.append(f"note: {_reason(result['message'])}")
     lines += fallback_notes(o.get("checkpoint_fallback") for o in result["options"][:limit])
@@ -143,4 +145,12 @@ def summary(kind: str, result: dict[str, Any], limit: int = 15) -> str:
             tp = entry.get("tp_degree")
             where = entry["instance"] + ("" if tp is None else f" tp={tp}")
             lines.append(f"  {where:<30} {_reason(entry['reason'])}")
+        lines += [f"  {line}" for line in _more(len(rejected), limit, "rejected setups")]
     return "\n".join(lines)
+
+
+def _more(total: int, shown: int, what: str) -> list[str]:
+    """The line that says a list was cut (--json has all of it)."""
+    if total <= shown:
+        return []
+    return [f"... and {total - shown:,} more {what} (--json lists all)"]

@@ -1,0 +1,40 @@
+"""QA (stop 47): advise's text named no dtype and cut its lists at 15 without saying so."""
+
+import pytest
+
+from calc.advise_text import summary
+from calc.cli import main
+
+
+def out(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 0, argv
+    return capsys.readouterr().out
+
+
+def test_advise_text_names_each_options_dtype(capsys: pytest.CaptureFixture[str]) -> None:
+    text = out(["advise", "--model", "gpt-oss-20b", "--input-len", "1024", "--output-len",
+                "256", "--request-rate", "2"], capsys)
+    rows = [line for line in text.splitlines() if " tp=" in line and "TTFT" in line]
+    assert rows
+    assert all(line.split()[1] in ("bf16", "fp16", "fp8", "fp32", "int8") for line in rows), rows
+
+
+def option(n: int) -> dict[str, object]:
+    return {"instance": f"i{n}", "dtype": "bf16", "tp_degree": 1, "batch": 1,
+            "instance_count": 1, "ttft_s": 0.1, "tpot_s": 0.01, "output_tokens_per_s": 10.0,
+            "usd_per_million_output_tokens": 1.0, "fleet_usd_per_hour": 1.0}
+
+
+@pytest.mark.parametrize(("options", "rejected", "said"), [
+    (20, 0, ["... and 5 more options"]),
+    (15, 17, ["... and 2 more rejected setups"]),
+    (15, 15, []),
+])
+def test_a_cut_list_says_how_many_more(options: int, rejected: int, said: list[str]) -> None:
+    result = {"ranked_by": "fleet_usd_per_hour", "options": [option(n) for n in range(options)],
+              "rejected": [{"instance": f"r{n}", "reason": {"key": "does_not_fit", "params": {}}}
+                           for n in range(rejected)]}
+    text = summary("advise", result, limit=15)
+    for phrase in said:
+        assert phrase in text
+    assert ("more" in text) is bool(said)
