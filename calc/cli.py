@@ -6,6 +6,7 @@ exit status 2 and exactly one line on stderr.
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NoReturn
 
-from .advise_text import duration, fallback_notes, gib, usd
 from .errors import CalcError
 
 EXIT_BAD_INPUT = 2
@@ -235,13 +235,28 @@ LIST_WHAT = ("models", "instances", "chips", "frameworks")
 LIST_HELP = "list models, instances, chips or frameworks"
 
 
+def terminal_columns(fallback: int = 80) -> int:
+    """The columns shutil.get_terminal_size() reports ($COLUMNS, else stdout's terminal, else
+    ``fallback``), without importing shutil (~4 ms of cold start: bz2, lzma, fnmatch)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    try:
+        columns = 0 if stdout is None else os.get_terminal_size(stdout.fileno()).columns
+    except (AttributeError, ValueError, OSError):   # closed, detached or not a terminal
+        columns = 0
+    return columns or fallback
+
+
 def formatter_at_terminal_width() -> "partial[argparse.HelpFormatter]":
     """argparse's help formatter at the width it would compute itself (the terminal's columns
     less 2), read once for a whole parser: argparse makes a formatter for every option it adds,
     and reads the terminal each time."""
-    import shutil
-
-    return partial(argparse.HelpFormatter, width=shutil.get_terminal_size().columns - 2)
+    return partial(argparse.HelpFormatter, width=terminal_columns() - 2)
 
 
 _DIGITS = r"\d(?:_?\d)*"
@@ -417,6 +432,8 @@ FALLBACK_TEXT = {
 
 
 def _format(value: Any, field: str) -> str:
+    from .advise_text import duration, gib, usd  # here: a --json answer does not load it
+
     if value is None:
         return "-"
     if isinstance(value, dict) and "key" not in value:  # e.g. error_band: {field: [low, high]}
@@ -524,6 +541,8 @@ def _suggestion_lines(result: dict[str, Any]) -> list[str]:
 
 
 def summary(kind: str, result: dict[str, Any]) -> str:
+    from .advise_text import fallback_notes
+
     if kind == "list":
         return "\n".join(f"{item['id']:<28} {item['description']}" for item in result["items"])
     if kind in ("advise", "advise_train"):

@@ -82,7 +82,7 @@ def _read_bytes(relative_path: str) -> bytes | None:
     path = os.path.join(root, *relative_path.split("/"))
     if not os.path.isfile(path):
         return None
-    with open(path, "rb") as handle:
+    with open(path, "rb", buffering=0) as handle:   # read whole: no buffer to copy through
         return handle.read()
 
 

@@ -61,7 +61,7 @@ def _module_sources() -> list[tuple[str, bytes]]:
     found = []
     for name in sorted(os.listdir(here)):
         if name.endswith((".py", ".pyc")):
-            with open(os.path.join(here, name), "rb") as handle:
+            with open(os.path.join(here, name), "rb", buffering=0) as handle:  # read whole
                 found.append((name, handle.read()))
     return found
 
@@ -69,12 +69,16 @@ def _module_sources() -> list[tuple[str, bytes]]:
 def key(files: Mapping[str, bytes | None]) -> str:
     """The key of a tree: these files' paths and bytes, calc's modules and the Python version."""
     digest = hashlib.sha256(f"{FORMAT}|{sys.version}".encode())
+    # each file's bytes in their own update: the same digest as one update of the joined bytes,
+    # without copying ~3 MB (~4 ms of cold start)
     for name, source in _module_sources():
-        digest.update(b"\0module\0" + os.fsencode(name) + b"\0" + source)
+        digest.update(b"\0module\0" + os.fsencode(name) + b"\0")
+        digest.update(source)
     for path in sorted(files):
         raw = files[path]
-        digest.update(b"\0data\0" + os.fsencode(path) + b"\0"
-                      + (b"-" if raw is None else b"+" + raw))
+        digest.update(b"\0data\0" + os.fsencode(path) + b"\0" + (b"-" if raw is None else b"+"))
+        if raw is not None:
+            digest.update(raw)
     return digest.hexdigest()
 
 
@@ -136,8 +140,8 @@ def load(tree_key: str, check_now: Callable[[], Docs]) -> StoredTree | None:
         path = os.path.join(folder, FILE_NAME)
         if not (_private(folder) and _private(path)):
             return None
-        with open(path, "rb") as handle:
-            stored = _DataUnpickler(io.BytesIO(handle.read())).load()
+        with open(path, "rb") as handle:   # read as unpickled: no copy of the whole file
+            stored = _DataUnpickler(handle).load()
         if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == tree_key
                 and isinstance(stored[1], dict)
                 and all(isinstance(name, str) and isinstance(raw, bytes)

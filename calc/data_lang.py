@@ -17,8 +17,6 @@ calc.display.data_text and every caller see one record in every language. A key 
 data file, record or English field is a DataFault naming file, record and field.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

@@ -8,6 +8,8 @@ StepValue = int | float | str | bool | None
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """One step of the math: ``value`` in ``unit``, computed as ``formula``."""
+
     key: str
     formula: str
     value: StepValue

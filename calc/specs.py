@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
+    """A model's architecture and checkpoint precision (data/models.toml, or a custom shape)."""
+
     id: str                          # preset id, or "custom"
     name: str
     architecture: str                # "decoder" | "encoder"
@@ -105,6 +107,8 @@ _MODEL_HASHED: tuple[str, ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class ChipSpec:
+    """An accelerator chip: cores, memory and peak FLOPS (data/chips.toml)."""
+
     id: str
     name: str
     vendor: str                      # "aws" | "nvidia"
@@ -127,6 +131,8 @@ class ChipSpec:
 
 @dataclass(frozen=True, slots=True)
 class InstanceSpec:
+    """An EC2 instance type: its chips and allowed TP degrees (data/instances.toml)."""
+
     id: str
     family: str
     kind: str                        # "neuron" | "gpu"
@@ -146,6 +152,8 @@ class InstanceSpec:
 
 @dataclass(frozen=True, slots=True)
 class PriceSpec:
+    """One hourly price of an instance in a region (data/prices.toml)."""
+
     instance: str
     region: str
     kind: str                        # "on-demand" | "ri-effective" | "capacity-block"
