@@ -106,6 +106,12 @@ def fallback_notes(fallbacks: Any) -> list[str]:
         line = (f"note: the checkpoint stores its {part} in {fallback.get('checkpoint')}, which "
                 f"no serving framework keeps on {fallback.get('chip')}: they are loaded, sized "
                 f"and timed in {fallback.get('used')}")
+        if fallback.get("part") == "downcast":
+            line = (f"note: the checkpoint stores its weights in {fallback.get('checkpoint')}; "
+                    f"serving frameworks load it in {fallback.get('used')} unless told "
+                    f"otherwise (vLLM dtype auto), so it is sized and timed in "
+                    f"{fallback.get('used')} (--dtype {fallback.get('checkpoint')} sizes it as "
+                    f"stored)")
         if line not in lines:
             lines.append(line)
     return lines

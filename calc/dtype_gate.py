@@ -14,17 +14,24 @@ from .specs import InstanceSpec, ModelSpec
 # what a training run computes and keeps its weights in: the weight-only (int8, int4) and
 # checkpoint storage formats (mxfp4, int4_g*, fp8_block128) are inference formats here
 TRAINING_DTYPES = ("fp32", "bf16", "fp16", "fp8")
+# checkpoint dtypes a framework does not run as stored when no dtype is asked for: vLLM's dtype
+# "auto" downcasts a float32 checkpoint to the platform's first 16-bit type (vllm/config/model.py
+# _resolve_auto_dtype: "Downcast for float32 models"; bf16, or fp16 where there is no bf16), and
+# training runs in mixed precision (bf16 compute); e.g. google/gemma-2-9b's config says float32
+DOWNCAST = ("fp32",)
 
 
 def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     """The given dtype if the hardware has it (else dtype_not_supported); absent: the
     checkpoint's precision (ModelSpec.default_dtype, issue 10) when the hardware has it, else
-    the hardware's default (calc.dtype_support)."""
+    the hardware's default (calc.dtype_support). A float32 checkpoint (DOWNCAST) runs in the
+    hardware's default 16-bit type, as serving frameworks load it (checkpoint_fallback says so)."""
     dtype = req.get_opt_text("dtype")
     if dtype is not None:
         return dtype_support.check_dtype(instance, dtype)
     checkpoint = req.model.default_dtype if req.model is not None else None
-    if checkpoint is not None and dtype_support.weight_dtype_supported(instance, checkpoint):
+    if (checkpoint is not None and checkpoint not in DOWNCAST
+            and dtype_support.weight_dtype_supported(instance, checkpoint)):
         return checkpoint
     return dtype_support.default_dtype(instance)
 
@@ -51,8 +58,8 @@ def training_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     checkpoint = req.model.default_dtype if req.model is not None else None
     if checkpoint is not None:
         computed = dtypes.compute_dtype(checkpoint)   # fp8_block128 -> fp8; mxfp4 -> bf16
-        if computed in TRAINING_DTYPES and dtype_support.weight_dtype_supported(instance,
-                                                                               computed):
+        if (computed in TRAINING_DTYPES and computed not in DOWNCAST
+                and dtype_support.weight_dtype_supported(instance, computed)):
             return computed
     return dtype_support.default_dtype(instance)
 
@@ -107,13 +114,17 @@ def model_for(req: inputs.Request, instance: InstanceSpec) -> ModelSpec:
 def checkpoint_fallback(req: inputs.Request, instance: InstanceSpec,
                         dtype: str) -> dict[str, Any] | None:
     """What the checkpoint stores that the chip does not run, and what is used instead (the
-    results say it: never a different number unannounced): {"part": "weights" | "experts",
-    "checkpoint", "used", "chip"}; None when the checkpoint's own formats are used or the
-    request names the dtypes."""
+    results say it: never a different number unannounced): {"part": "weights" | "experts" |
+    "downcast" (a float32 checkpoint served in 16 bits: DOWNCAST), "checkpoint", "used",
+    "chip"}; None when the checkpoint's own formats are used or the request names the dtypes."""
     model = req.model
     if model is None:
         return None
     chip = str(instance.chip.name)
+    if (req.get_opt_text("dtype") is None and model.default_dtype in DOWNCAST
+            and dtype != model.default_dtype):
+        return {"part": "downcast", "checkpoint": model.default_dtype, "used": dtype,
+                "chip": chip}
     if (req.get_opt_text("dtype") is None and model.default_dtype != dtype
             and not dtype_support.weight_dtype_supported(instance, model.default_dtype)):
         return {"part": "weights", "checkpoint": model.default_dtype, "used": dtype,
