@@ -509,7 +509,8 @@ def price_text(result: dict[str, Any]) -> str:
 
 
 SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
-    "memory": ("dtype", "expert_dtype", "active_params", "weights_bytes", "kv_cache_bytes",
+    "memory": ("dtype", "kv_dtype", "expert_dtype", "params", "active_params", "weights_bytes",
+               "kv_cache_bytes",
                "kv_cache_per_core_bytes", "kv_bytes_per_token", "activation_bytes",
                "overhead_bytes",
                "total_bytes", "tp_degree", "per_core_bytes", "capacity_per_core_bytes",
@@ -533,6 +534,8 @@ SUMMARY_FIELDS: dict[str, tuple[str, ...]] = {
                "default_dtype"),
 }
 PRICED = ("perf", "train", "price")
+# text labels that say more than the field name (--json keeps the names)
+TEXT_LABELS = {"peak_flops_per_s": "peak_flops_per_s (one instance)"}
 
 
 def _suggestion_lines(result: dict[str, Any]) -> list[str]:
@@ -574,14 +577,21 @@ def summary(kind: str, result: dict[str, Any]) -> str:
         lines += fallback_notes(row.get("checkpoint_fallback") for row in result["rows"])
         return "\n".join(lines)
     lines = [
-        f"{field:<36} {_format(result.get(field), field)}" for field in SUMMARY_FIELDS[kind]
-        if field in result
+        f"{TEXT_LABELS.get(field, field):<36} {_format(result.get(field), field)}"
+        for field in SUMMARY_FIELDS[kind]
+        if field in result and not (field == "expert_dtype"
+                                    and not result.get("expert_weights_bytes"))
     ]
+    layout = result.get("training_layout")
+    if isinstance(layout, dict):   # the layout train's fit and time are for
+        lines.append(f"{'training_layout':<36} TP {layout.get('tp')} x PP {layout.get('pp')} x "
+                     f"DP {layout.get('dp')}, ZeRO-{layout.get('zero')}, recompute "
+                     f"{layout.get('recompute')}, {layout.get('recipe')} optimizer states"
+                     f"{', sequence parallel' if layout.get('sp') else ''}")
     if result.get("no_training_framework"):
         lines.append(f"note: no training framework in this guide runs on "
                      f"{result['no_training_framework']}: these figures size the layout only")
     lines += fallback_notes([result.get("checkpoint_fallback")])
-    layout = result.get("training_layout")
     if isinstance(layout, dict) and layout.get("devices") != layout.get("devices_available"):
         lines.append(f"note: the parallel layout (TP {layout.get('tp')} x PP {layout.get('pp')} "
                      f"x DP {layout.get('dp')}) uses {layout.get('devices'):,} of the "

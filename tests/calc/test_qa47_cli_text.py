@@ -38,3 +38,28 @@ def test_a_cut_list_says_how_many_more(options: int, rejected: int, said: list[s
     for phrase in said:
         assert phrase in text
     assert ("more" in text) is bool(said)
+
+
+def fields(text: str) -> dict[str, str]:
+    found = {}
+    for line in text.splitlines():
+        name, _, value = line.partition("  ")
+        found[name.strip()] = value.strip()
+    return found
+
+
+def test_memory_text_names_the_total_and_the_kv_dtype(capsys: pytest.CaptureFixture[str]) -> None:
+    moe = fields(out(["memory", "--model", "mixtral-8x7b", "--instance", "trn1.32xlarge",
+                      "--seq-len", "4096"], capsys))
+    assert moe["params"] == "46,702,792,704" and moe["kv_dtype"] == "bf16"
+    assert "expert_dtype" in moe
+    dense = fields(out(["memory", "--model", "llama-3.1-8b", "--instance", "trn1.32xlarge",
+                        "--seq-len", "4096"], capsys))
+    assert "expert_dtype" not in dense   # a dense model has no routed experts
+
+
+def test_train_text_shows_its_layout_and_whose_peak(capsys: pytest.CaptureFixture[str]) -> None:
+    shown = fields(out(["train", "--model", "llama-3.1-8b", "--instance", "trn1.32xlarge",
+                        "--count", "4", "--tokens", "1e10", "--seq-len", "4096"], capsys))
+    assert shown["training_layout"].startswith("TP 1 x PP 8 x DP 16, ZeRO-1")
+    assert "peak_flops_per_s (one instance)" in shown
