@@ -609,6 +609,15 @@ def summary(kind: str, result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _naming_option(field: str, message: str) -> str:
+    """The engine's message with the option it is about in front when it does not name it
+    ("--expert-dtype: mxfp4 is not supported ..."): the same message names several fields."""
+    flag = "--" + field.replace("_", "-")
+    if not field or field in message or flag in message:
+        return message
+    return f"{flag}: {message}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .api import run
 
@@ -619,7 +628,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     response = run(request)
     if not response["ok"]:
-        print(f"error: {response['error']['message']}", file=sys.stderr)
+        failure = response["error"]
+        print(f"error: {_naming_option(str(failure.get('field') or ''), failure['message'])}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     text = (
         json.dumps(response["result"], ensure_ascii=False, allow_nan=False)

@@ -63,3 +63,14 @@ def test_train_text_shows_its_layout_and_whose_peak(capsys: pytest.CaptureFixtur
                         "--count", "4", "--tokens", "1e10", "--seq-len", "4096"], capsys))
     assert shown["training_layout"].startswith("TP 1 x PP 8 x DP 16, ZeRO-1")
     assert "peak_flops_per_s (one instance)" in shown
+
+
+def test_an_error_that_does_not_name_its_option_is_prefixed_with_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["memory", "--model", "gpt-oss-20b", "--instance", "trn2.48xlarge",
+                 "--expert-dtype", "mxfp4", "--seq-len", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --expert-dtype: mxfp4 is not supported") and err.count("\n") == 1
+    assert main(["memory", "--model", "llama-3.1-8b", "--instance", "trn2.48xlarge",
+                 "--seq-len", "1000", "--batch", "0"]) == 2
+    assert capsys.readouterr().err.startswith("error: batch must be")   # names it already
