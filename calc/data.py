@@ -280,6 +280,7 @@ def model(model_id: str) -> ModelSpec:
         experts=int(raw.get("experts", 0)),
         active_experts=int(raw.get("active_experts", 0)),
         max_position_embeddings=_optional_int(raw.get("max_position_embeddings")),
+        fp16_unstable=bool(raw.get("fp16_unstable", False)),
         **_model_extras(raw),
     )
 

@@ -21,6 +21,17 @@ TRAINING_DTYPES = ("fp32", "bf16", "fp16", "fp8")
 DOWNCAST = ("fp32",)
 
 
+def hardware_default(model: ModelSpec | None, instance: InstanceSpec) -> str:
+    """The dtype a model runs in on this hardware when neither the request nor the checkpoint
+    decides: calc.dtype_support's default (bf16, else fp16), but fp32 for a model vLLM will not
+    run in fp16 (ModelSpec.fp16_unstable: Gemma 2 and 3 on a T4 or V100)."""
+    chosen = dtype_support.default_dtype(instance)
+    if (chosen == "fp16" and model is not None and model.fp16_unstable
+            and dtype_support.weight_dtype_supported(instance, "fp32")):
+        return "fp32"
+    return chosen
+
+
 def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     """The given dtype if the hardware has it (else dtype_not_supported); absent: the
     checkpoint's precision (ModelSpec.default_dtype, issue 10) when the hardware has it, else
@@ -33,7 +44,7 @@ def dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
     if (checkpoint is not None and checkpoint not in DOWNCAST
             and dtype_support.weight_dtype_supported(instance, checkpoint)):
         return checkpoint
-    return dtype_support.default_dtype(instance)
+    return hardware_default(req.model, instance)
 
 
 def training_dtype(dtype: str | None) -> None:
@@ -61,7 +72,7 @@ def training_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str:
         if (computed in TRAINING_DTYPES and computed not in DOWNCAST
                 and dtype_support.weight_dtype_supported(instance, computed)):
             return computed
-    return dtype_support.default_dtype(instance)
+    return hardware_default(req.model, instance)
 
 
 def expert_dtype_for(req: inputs.Request, instance: InstanceSpec) -> str | None:

@@ -5,8 +5,8 @@ their ``text_config`` (the language model; vision encoders are not counted). Key
 take transformers' defaults (src/transformers/models/<type>/configuration_<type>.py) where listed
 in DEFAULTS; the keys in REQUIRED must be in the file (but for the few in MAY_OMIT that published
 configs leave out). Unknown keys are ignored. The maximum positions follow YaRN RoPE scaling
-(_max_positions). Encoder-only types are refused with a pointer to the custom shape. Any problem raises
-CalcError(field="hf_config") with one clear line (the CLI exits 2).
+(_max_positions). Encoder-only types are refused with a pointer to the custom shape. Any problem
+raises CalcError(field="hf_config") with one clear line (the CLI exits 2).
 
 Layer patterns: ``layer_types`` when given; else gemma2 alternates sliding/full (sliding first),
 gemma3 has one full layer in every ``sliding_window_pattern`` (6), gpt_oss alternates, llama4's
@@ -39,6 +39,9 @@ SUPPORTED = (
     "granite", "olmo2",
 )
 NESTED = ("gemma3", "llama4")        # the language model is in text_config
+# types vLLM will not run in float16 (vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS:
+# "Numerical instability. Please use bfloat16 or float32 instead.")
+FP16_UNSTABLE = ("gemma2", "gemma3_text")
 
 # transformers' defaults for keys real configs omit (configuration_<type>.py)
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -455,6 +458,7 @@ def _build(model_type: str, cfg: _Reader, config: Mapping[str, Any], model_id: s
         local_layers=local, local_window=window if local else 0, local_kind=kind if local else "",
         checkpoint_dtype=base, linear_dtype=linear if linear != base else None,
         expert_dtype=expert_dtype,
+        fp16_unstable=model_type in FP16_UNSTABLE,
     )
     total, active_params = model_shape.count(spec, _extras(model_type, cfg, spec))
     return _with_params(spec, total, active_params)

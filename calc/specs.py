@@ -43,6 +43,9 @@ class ModelSpec:
     checkpoint_dtype: str | None = None  # unquantized parts: embeddings, norms, router, biases
     linear_dtype: str | None = None      # quantized linear layers outside the routed experts
     expert_dtype: str | None = None      # routed expert matrices
+    # vLLM refuses float16 for it (numerical instability: Gemma 2 and 3, vllm/config/model.py
+    # _FLOAT16_NOT_SUPPORTED_MODELS): where a chip has no bf16 it runs in fp32 (calc.dtype_gate)
+    fp16_unstable: bool = False
     # the hash, computed once: a spec keys many caches (footprints, KV layouts, the advisor's
     # kept evaluations) and hashing its 36 fields each time cost ~8 % of a search
     _hash: int | None = field(default=None, init=False, repr=False, compare=False, hash=False)

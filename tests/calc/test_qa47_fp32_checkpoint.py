@@ -36,8 +36,18 @@ def test_perf_compare_and_advise_serve_it_in_16_bits() -> None:
     row = run("compare", hf_config=GEMMA2_9B, instances="inf2.8xlarge,g4dn.xlarge",
               input_len=512, output_len=128)["rows"]
     by_instance = {r["instance"]: r for r in row}
-    assert by_instance["g4dn.xlarge"]["dtype"] == "fp16"   # a T4 has no bf16
-    assert by_instance["g4dn.xlarge"]["checkpoint_fallback"]["used"] == "fp16"
+    # a T4 has no bf16, and vLLM will not run Gemma in fp16: it stays fp32, as stored
+    assert by_instance["g4dn.xlarge"]["dtype"] == "fp32"
+    assert by_instance["g4dn.xlarge"]["checkpoint_fallback"] is None
+
+
+def test_a_model_vllm_will_not_run_in_fp16_runs_in_fp32_without_bf16() -> None:
+    """Gemma 3 (bf16 checkpoint) on a T4: vLLM drops fp16 for it (_FLOAT16_NOT_SUPPORTED_MODELS)
+    and falls back to fp32; a Llama on the same GPU runs in fp16."""
+    gemma = run("memory", model="gemma-3-27b", instance="g4dn.xlarge", seq_len=1000)
+    assert gemma["dtype"] == "fp32" and gemma["checkpoint_fallback"]["used"] == "fp32"
+    llama = run("memory", model="llama-3.1-8b", instance="g4dn.xlarge", seq_len=1000)
+    assert llama["dtype"] == "fp16"
 
 
 def test_training_computes_in_bf16() -> None:
