@@ -441,7 +441,7 @@ def _search_instance(
     for tp in memory.tp_search_order(model, instance):
         if not search.pad_heads and not memory.tp_is_valid(model, tp):
             rejected.append({"instance": instance.id, "tp_degree": tp, "reason": _reason(
-                "heads_not_divisible", value=model.heads, allowed=tp)})
+                "heads_not_divisible_pad", value=model.heads, allowed=tp)})
             continue
         searched += 1
 

@@ -57,6 +57,8 @@ _ENGLISH: dict[str, str] = {
     "split_exceeds_cores": "tensor × pipeline parallel degree {value} needs more than the {max} "
     "cores available",
     "heads_not_divisible": "{value} attention heads cannot be split evenly over tp={allowed}",
+    "heads_not_divisible_pad": "{value} attention heads cannot be split evenly over "
+    "tp={allowed}, as NxD Inference and vLLM need; allow head padding to consider it",
     "kv_heads_not_divisible": "kv_heads must divide heads ({value} does not divide {max})",
     "hidden_not_divisible": "hidden size {value} is not divisible by {max} heads; give head_dim",
     "not_a_decoder": "{value} is an encoder model: it has no token-by-token decode",

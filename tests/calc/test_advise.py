@@ -436,7 +436,7 @@ def test_tp_degrees_that_do_not_divide_the_heads() -> None:
     padded = run("advise", model="llama-3.1-8b", input_len=512, output_len=128, pad_heads=True)
     assert all(o["head_padding"] == 0 and 32 % o["tp_degree"] == 0 for o in strict["options"])
     refused = {(r["instance"], r["tp_degree"]) for r in strict["rejected"]
-               if r["reason"]["key"] == "heads_not_divisible"}
+               if r["reason"]["key"] == "heads_not_divisible_pad"}
     assert ("inf2.48xlarge", 24) in refused and ("inf2.48xlarge", 12) in refused
     with_padding = {(o["instance"], o["tp_degree"]) for o in padded["options"]}
     assert ("inf2.48xlarge", 24) in with_padding

@@ -71,7 +71,7 @@ def test_rejected_reasons_are_whole_sentences_in_the_language(lang: str, page: s
     assert len(texts) == len(entries) > 0
     keys = {entry["reason"]["key"] for entry in entries}
     # the engine errors whose templates were cut off, and the advisor's own reasons
-    assert {"heads_not_divisible", "no_price"} <= keys
+    assert {"heads_not_divisible_pad", "no_price"} <= keys
     if "tpot_max" not in values:
         assert "dtype_not_supported" in keys
     else:
@@ -84,10 +84,14 @@ def test_rejected_reasons_are_whole_sentences_in_the_language(lang: str, page: s
     by_setup = {(e["instance"], e["tp_degree"]): t for e, t in zip(entries, texts, strict=True)}
     heads = by_setup[("inf2.24xlarge", 12)]
     assert heads == {
-        "en": "inf2.24xlarge, TP 12: 32 attention heads cannot be split evenly over tp=12",
-        "ja": "inf2.24xlarge、TP 12: アテンションヘッド 32 個は tp=12 で均等に分割できません。",
+        "en": "inf2.24xlarge, TP 12: 32 attention heads cannot be split evenly over tp=12, as "
+              "NxD Inference and vLLM need; allow head padding to consider it",
+        "ja": "inf2.24xlarge、TP 12: アテンションヘッド 32 個は tp=12 で均等に分割できません"
+              "（NxD InferenceとvLLMでは均等な分割が必要です）。この構成も検討するには、"
+              "ヘッドのパディングを許可してください。",
         "es": "inf2.24xlarge, TP 12: las 32 cabezas de atención no se pueden repartir por "
-              "igual con tp=12"}[lang]
+              "igual con tp=12, como exigen NxD Inference y vLLM; permita el relleno de "
+              "cabezas para tenerlo en cuenta"}[lang]
     if values == {"dtype": "bf16"}:
         assert by_setup[("g4dn.xlarge", None)] == {
             "en": "g4dn.xlarge: bf16 is not supported by this instance's accelerator; "
@@ -213,8 +217,8 @@ def test_the_reported_moe_row() -> None:
     row = shown["advisor"]["rows"][0]
     opened = _open(row["link"]["href"], "en")
     tpot = next(o for o in opened["outputs"] if o["field"] == "tpot_s")
-    assert row["cells"]["tpot_s"]["text"] == "54.5\u00a0ms"
-    assert tpot["text"].startswith("54.5\u00a0ms")
+    assert row["cells"]["tpot_s"]["text"] == "55\u00a0ms"     # 54.5 ms before stop 47's N_mm
+    assert tpot["text"].startswith("55\u00a0ms")
     for name in ("experts", "active_experts", "expert_intermediate"):
         assert opened["values"][name] == SHAPES["moe"][name]
 

@@ -65,7 +65,8 @@ def test_request_envelope_errors() -> None:
 
 def test_error_message_is_one_english_line_for_every_key() -> None:
     for key in _ENGLISH:
-        message = str(CalcError("batch", key, {"value": 1, "min": 1, "max": 2, "allowed": [1]}))
+        message = str(CalcError("batch", key, {"value": 1, "min": 1, "max": 2, "allowed": [1],
+                                               "heads": 4, "experts": 8}))
         assert message and "\n" not in message and "{" not in message
 
 
@@ -130,7 +131,7 @@ def test_a_config_json_context_of_zero_tokens_is_refused() -> None:
                                       "num_hidden_layers": 2, "num_attention_heads": 8,
                                       "intermediate_size": 1024, "vocab_size": 1000,
                                       "max_position_embeddings": 0},
-                 instance="inf2.xlarge", seq_len=8)["key"] == "hf_bad_value"
+                 instance="inf2.xlarge", seq_len=8)["key"] == "hf_bad_integer"
 
 
 def test_a_limit_message_names_the_real_limit_and_a_choice_is_read_like_text() -> None:
