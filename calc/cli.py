@@ -613,7 +613,8 @@ def _naming_option(field: str, message: str) -> str:
     """The engine's message with the option it is about in front when it does not name it
     ("--expert-dtype: mxfp4 is not supported ..."): the same message names several fields."""
     flag = "--" + field.replace("_", "-")
-    if not field or field in message or flag in message:
+    if not field or re.search(rf"(?<![\w-]){re.escape(field)}(?![\w-])", message) \
+            or flag in message:
         return message
     return f"{flag}: {message}"
 

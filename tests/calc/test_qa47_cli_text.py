@@ -74,3 +74,11 @@ def test_an_error_that_does_not_name_its_option_is_prefixed_with_it(
     assert main(["memory", "--model", "llama-3.1-8b", "--instance", "trn2.48xlarge",
                  "--seq-len", "1000", "--batch", "0"]) == 2
     assert capsys.readouterr().err.startswith("error: batch must be")   # names it already
+
+
+def test_a_field_inside_another_word_does_not_count_as_named() -> None:
+    from calc.cli import _naming_option
+
+    assert _naming_option("tp", "must be an output of x") == "--tp: must be an output of x"
+    assert _naming_option("dtype", "kv_dtype fp3 is unknown") == "--dtype: kv_dtype fp3 is unknown"
+    assert _naming_option("tp", "tp must be 1") == "tp must be 1"
