@@ -25,6 +25,7 @@ from . import (
     frameworks,
     inputs,
     memory,
+    model_shape,
     serving,
     suggest,
     tp_choice,
@@ -346,7 +347,8 @@ def _unfit_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 TRAIN_SEARCH_ZERO = (1, 3)
 # train derivation steps that describe the setup, kept when it does not fit (time, MFU, tokens/s,
 # cost, error band and basis are speed and cost)
-TRAIN_SETUP_STEPS = ("framework", "total_flops", "attention_flops", "recompute_flops")
+TRAIN_SETUP_STEPS = ("framework", "matmul_params", "total_flops", "attention_flops",
+                     "recompute_flops")
 TRAIN_MAX_COUNT_FACTOR = 64
 
 
@@ -367,7 +369,8 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
                     recompute: Sequence[str] = ("full",), recipe_name: str | None = None,
                     ) -> tuple[dict[str, Any] | None, int | None, int]:
     """The first parallel layout (recompute mode in the order of ``recompute``, then ZeRO 1
-    then 3, TP within an instance, PP; sequence parallelism, micro-batch 1, the optimizer
+    then 3, TP within an instance, PP; sequence parallelism with TP > 1 (it splits nothing at
+    TP 1), micro-batch 1, the optimizer
     recipe named, else calc.training_memory.DEFAULT_RECIPE) under which training fits per
     device: (layout or None, smallest per-device bytes seen, capacity). A mode is tried only
     when no layout of an earlier one fits. Within a mode a layout that uses every device
@@ -392,7 +395,7 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
                     try:
                         result = train_memory(
                             model, instance, count=count, recipe_name=recipe_name,
-                            zero_stage=zero, recompute=mode, sp=True, tp=tp, pp=pp, dp=None,
+                            zero_stage=zero, recompute=mode, sp=tp > 1, tp=tp, pp=pp, dp=None,
                             micro_batch=1, seq_len=seq_len,
                         )
                     except CalcError:
@@ -402,7 +405,7 @@ def training_layout(model: ModelSpec, instance: InstanceSpec, *, count: int, seq
                     if not result.fits:
                         continue
                     layout = {"tp": tp, "pp": pp, "dp": result.dp, "zero": zero,
-                              "recompute": mode, "sp": True, "recipe": recipe_name,
+                              "recompute": mode, "sp": tp > 1, "recipe": recipe_name,
                               "micro_batch": 1, "per_device_bytes": result.per_device_bytes,
                               "devices": tp * pp * result.dp, "devices_available": available}
                     if tp * pp * result.dp == available:
@@ -514,7 +517,9 @@ def train_without_peak(model: ModelSpec, instance: InstanceSpec, *, count: int, 
     result: dict[str, Any] = {f.name: known.get(f.name) for f in fields(TrainResult)}
     result["peak_missing_reason"] = "peak_flops_missing"
     result["derivation"] = [
-        {"key": "total_flops", "formula": "6 · N_active · D + 12 · L · h · s · D",
+        {"key": "matmul_params", "formula": model_shape.matmul_params_formula(model),
+         "value": model_shape.matmul_params(model), "unit": ""},
+        {"key": "total_flops", "formula": "6 · N_mm · D + 12 · L · h · s · D",
          "value": total, "unit": "FLOP"},
         {"key": "peak_flops_missing", "formula": "peak not published: time and cost unknown",
          "value": None, "unit": ""},

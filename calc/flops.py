@@ -1,12 +1,13 @@
 """Training compute and time, and the matmul peak of an accelerator.
 
-Convention: model FLOPs = 6·N·D + 12·L·h·s·D  (forward + backward; N = active parameters,
-D = tokens, s = sequence length; the attention-score term counts the full, non-causal s×s
-matrices). With a given MFU: time = model FLOPs / (instances × peak × MFU). Without one, the
-framework's model (calc.training_speed): recomputation FLOPs added, attention FLOPs at their own
-efficiency, and the fitted efficiency of the training framework on this hardware group:
-time = D × weighted FLOPs per token / (instances × peak × efficiency); the result's `mfu` is then
-the model-FLOPs utilisation that implies.
+Convention: model FLOPs = 6·N_mm·D + 12·L·h·s·D  (forward + backward; N_mm = the parameters a
+token is multiplied by: the active ones less an untied input embedding, calc.model_shape.
+matmul_params; D = tokens, s = sequence length; the attention-score term counts the full,
+non-causal s×s matrices). With a given MFU: time = model FLOPs / (instances × peak × MFU).
+Without one, the framework's model (calc.training_speed): recomputation FLOPs added, attention
+FLOPs at their own efficiency, and the fitted efficiency of the training framework on this
+hardware group: time = D × weighted FLOPs per token / (instances × peak × efficiency); the
+result's `mfu` is then the model-FLOPs utilisation that implies.
 
 Peaks: training time uses the chip headline dense peak × chips, the basis the MFU presets in
 data/assumptions.toml are defined against. The inference roofline (perf.py) uses the matmul peak:
@@ -18,7 +19,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
-from . import data, dtypes
+from . import data, dtypes, model_shape
 from .derivation import Derivation
 from .errors import CalcError
 from .specs import InstanceSpec, ModelSpec
@@ -95,7 +96,7 @@ def headline_peak_flops_per_s(instance: InstanceSpec, weight_dtype: str) -> tupl
 
 def training_flops(model: ModelSpec, tokens: int, seq_len: int) -> int:
     return (
-        TRAINING_FLOPS_PER_PARAM_TOKEN * model.active_params * tokens
+        TRAINING_FLOPS_PER_PARAM_TOKEN * model_shape.matmul_params(model) * tokens
         + ATTENTION_FLOPS_PER_LAYER_WIDTH_TOKEN * model.layers * model.hidden * seq_len * tokens
     )
 
@@ -166,9 +167,11 @@ def train(
     available = count * instance.logical_cores
     working = 1.0 if devices_used is None else min(devices_used, available) / available
     working_count = count * working   # instances' worth of devices that compute
+    steps.add("matmul_params", model_shape.matmul_params_formula(model),
+              model_shape.matmul_params(model), "")
     total = steps.add(
         "total_flops",
-        "6 · N_active · D + 12 · L · h · s · D",
+        "6 · N_mm · D + 12 · L · h · s · D",
         training_flops(model, tokens, seq_len),
         "FLOP",
     )

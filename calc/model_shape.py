@@ -10,7 +10,8 @@ Groups (weight_groups): routed expert matrices (expert dtype), the other linear 
 dtype), and the rest = params − both (embeddings, LM head, norms, router, biases, sinks: the
 checkpoint's unquantized dtype). Active parameters = params − moe_layers · (experts − active) ·
 params of one routed expert (ModelSpec.active_params; calc.hf_config computes both exactly,
-biases included).
+biases included). Matmul parameters (matmul_params) = active − the untied input embedding: what
+a token multiplies by, for FLOPs and the weights a step streams.
 """
 
 from dataclasses import dataclass
@@ -122,14 +123,36 @@ def bytes_per_expert(model: ModelSpec, precision: WeightPrecision) -> int:
     return dtypes.bytes_for(expert_params(model), precision.expert)
 
 
-def active_weights_bytes(model: ModelSpec, precision: WeightPrecision) -> int:
-    """Bytes of the weights one token touches: everything but the unselected routed experts."""
-    groups = weight_groups(model)
-    inactive = min(groups["expert"], model.moe_layers * (model.experts - model.active_experts)
-                   * expert_params(model))
-    return (dtypes.bytes_for(groups["unquantized"], precision.unquantized)
-            + dtypes.bytes_for(groups["linear"], precision.linear)
-            + dtypes.bytes_for(groups["expert"] - inactive, precision.expert))
+def input_embedding_params(model: ModelSpec) -> int:
+    """The input embedding table when it is not also the LM head (untied; 0 when tied), at most
+    the weights outside the linear layers and experts (a custom shape may give fewer params
+    than its vocab implies): a token's lookup reads one row of it and multiplies by none of it,
+    so a step neither streams it whole nor counts it in the matmul FLOPs (the LM head, a matmul,
+    is counted)."""
+    if model.tied_embeddings:
+        return 0
+    return min(model.vocab * model.hidden, weight_groups(model)["unquantized"])
+
+
+def matmul_params(model: ModelSpec) -> int:
+    """Parameters one token is multiplied by (2 FLOPs each in the forward pass): the active
+    parameters without the untied input embedding (``input_embedding_params``; e.g. gpt-oss-20b:
+    4.19 B active − 0.58 B = the 3.61 B its model card calls active); at least 1."""
+    return max(1, model.active_params - input_embedding_params(model))
+
+
+def matmul_params_formula(model: ModelSpec) -> str:
+    """The show-the-math formula of ``matmul_params`` for this model."""
+    if model.tied_embeddings:
+        return "active params (the input embedding is the LM head)"
+    return "active params − input embedding (vocab · h)"
+
+
+def lm_head_params(model: ModelSpec) -> int:
+    """The LM head (vocab × hidden, tied or not), at most the matmul parameters: the matmul a
+    prompt runs for its last token only (the sampled position), every decode step for each
+    sequence, and training for every token."""
+    return min(model.vocab * model.hidden, matmul_params(model))
 
 
 @dataclass(frozen=True, slots=True)

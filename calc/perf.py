@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
-from . import calibration, dtypes, frameworks, memory, serving, serving_band
+from . import calibration, dtypes, frameworks, memory, model_shape, serving, serving_band
 from .derivation import Derivation
 from .errors import CalcError
 from .flops import peak_flops_per_core
@@ -179,6 +179,8 @@ def perf(
                   else tp_chosen_by if tp_chosen_by is not None else "given")
     steps.add("tp_degree", tp_formula, tp_degree, "cores")
     steps.add("head_padding", "(−heads) mod t", memory.head_padding(model, tp_degree), "heads")
+    steps.add("matmul_params", model_shape.matmul_params_formula(model),
+              model_shape.matmul_params(model), "")
     compute, peak = peak_flops_per_core(instance, dtype)
     steps.add("peak_flops_per_core", f"{compute} dense peak per core (projections)", peak,
               "FLOP/s")
@@ -216,7 +218,8 @@ def perf(
                   "tokens")
         steps.add("prefill_half_tokens", "T_half (fitted)", efficiency.prefill_half_tokens,
                   "tokens")
-    steps.add("prefill_compute_s", f"projection FLOPs / (t · P_dtype · η_comp{ramp})",
+    steps.add("prefill_compute_s",
+              f"projection FLOPs (LM head: last token only) / (t · P_dtype · η_comp{ramp})",
               prefill.projection_compute_s / prefill_eta, "s")
     attention_flops = "attention FLOPs over the unmasked half" if chosen.causal_skip \
         else "attention FLOPs"
@@ -290,7 +293,8 @@ def perf(
     bandwidth_bound = replicas * batch * tp_degree * _bandwidth_per_core(instance) / (
         serving.streamed_weight_bytes(model, tp_degree, dtype, 1)
     )
-    compute_bound = replicas * tp_degree * peak / (2 * model.active_params)
+    compute_bound = (replicas * tp_degree * peak
+                     / (2 * serving.padded_matmul_params(model, tp_degree)))
     usd_per_million = None
     if usd_per_hour is not None:
         usd_per_million = usd_per_hour / (SECONDS_PER_HOUR * total_rate) * TOKENS_PER_MILLION

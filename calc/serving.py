@@ -10,7 +10,9 @@ Ideal (efficiency 1) terms of one step on one replica of t cores:
                 E_touched = E × (1 − (1 − k/E)^tokens) per layer (uniform routing; tokens = padded
                 batch in decode, padded batch × padded prompt in prefill), in a Neuron decode step
                 as NxD loads them (nxd_experts_loaded: E when B·k ≥ E, else B·k)
-  compute_s   = projections 2 · N_active · tokens / (t · P_matmul dtype)
+  compute_s   = projections 2 · N_mm · tokens / (t · P_matmul dtype)   (N_mm: active params
+                without an untied input embedding, calc.model_shape.matmul_params; a prefill
+                runs the LM head for each prompt's last token only: prefill_matmul_flops)
               + attention FLOPs / (t · P_bf16)   (attention FLOPs = 4 · Σ_layers
                 min(context, window) · width · tokens; a prompt on a framework whose kernel skips
                 the causally masked blocks (Framework.causal_skip, FlashAttention): 4 · width ·
@@ -274,14 +276,18 @@ def experts_touched(experts: int, active: int, tokens: float) -> float:
 def streamed_weight_bytes(model: ModelSpec, tp: int, dtype: str, tokens: float,
                           experts: float | None = None) -> float:
     """Weight bytes one step of `tokens` tokens reads (whole replica, before the split over t):
-    every weight outside the routed experts (embeddings, norms and router at the unquantized
-    dtype; attention, dense and shared MLPs at the linear dtype; padded query heads included) +
-    moe_layers · E_touched(tokens) (or `experts` given) · bytes of one expert at the experts' own
-    storage precision (e.g. gpt-oss MXFP4 experts with bf16 attention;
+    every weight outside the routed experts, an untied input embedding only as the rows of the
+    step's tokens (calc.model_shape.input_embedding_params) (LM head, norms and router at the
+    unquantized dtype; attention, dense and shared MLPs at the linear dtype; padded query heads
+    included) + moe_layers · E_touched(tokens) (or `experts` given) · bytes of one expert at the
+    experts' own storage precision (e.g. gpt-oss MXFP4 experts with bf16 attention;
     calc.model_shape.weight_precision)."""
     precision = model_shape.weight_precision(model, dtype)
     groups = model_shape.weight_groups(model, memory.padding_params(model, tp))
-    fixed = (dtypes.bytes_for(groups["unquantized"], precision.unquantized)
+    # an untied input embedding is looked up, not streamed: the rows of the step's tokens
+    table = model_shape.input_embedding_params(model)
+    rows = min(table, math.ceil(tokens) * model.hidden)
+    fixed = (dtypes.bytes_for(groups["unquantized"] - table + rows, precision.unquantized)
              + dtypes.bytes_for(groups["linear"], precision.linear))
     if model.experts <= 0 or model.active_experts <= 0 or groups["expert"] <= 0:
         return float(fixed + dtypes.bytes_for(groups["expert"], precision.expert))
@@ -400,8 +406,20 @@ def causal_attention_pairs(model: ModelSpec, prompt: int) -> int:
     return total
 
 
-def padded_active_params(model: ModelSpec, tp: int) -> int:
-    return model.active_params + memory.padding_params(model, tp)
+def padded_matmul_params(model: ModelSpec, tp: int) -> int:
+    """The parameters a token multiplies by (calc.model_shape.matmul_params: no untied input
+    embedding) with the padded query heads' projections."""
+    return model_shape.matmul_params(model) + memory.padding_params(model, tp)
+
+
+def prefill_matmul_flops(model: ModelSpec, tp: int, tokens: float, prompts: float) -> float:
+    """The projections' FLOPs of a prefill call of `tokens` tokens over `prompts` prompts: every
+    token through the layers, the LM head for each prompt's last token only (the position that
+    is sampled: vLLM's LogitsProcessor prunes the hidden states to the selected tokens, NxD
+    Inference and transformers-neuronx gather the last token before the LM head, TensorRT-LLM
+    without gather_context_logits)."""
+    head = model_shape.lm_head_params(model)
+    return 2.0 * ((padded_matmul_params(model, tp) - head) * tokens + head * prompts)
 
 
 def attention_width(model: ModelSpec, tp: int) -> int:
@@ -546,7 +564,7 @@ def decode_roofline(
     kv_read = kv_read_bytes_per_core(model, tp, kv_dtype, batch, context, kv_per_query_head)
     _, peak = peak_flops_per_core(instance, dtype)
     attention = 4 * attention_token_layers(model, context) * attention_width(model, tp) * batch
-    linear = 2 * padded_active_params(model, tp) * batch
+    linear = 2 * padded_matmul_params(model, tp) * batch
     reduce = layer_all_reduce(model, instance, tp, batch, allreduce)
     bandwidth, attention_peak = _bandwidth_per_core(instance), _attention_peak(instance, dtype)
     return Roofline(
@@ -615,7 +633,7 @@ def _prefill_call(
     tokens = batch * input_len
     weights = streamed_weight_bytes(model, tp, dtype, tokens) / tp
     _, peak = peak_flops_per_core(instance, dtype)
-    linear = 2 * padded_active_params(model, tp) * tokens
+    linear = prefill_matmul_flops(model, tp, tokens, batch)
     keys = context_before if cache is None else cache
     pairs = (causal_attention_pairs(model, context_before + input_len)
              - causal_attention_pairs(model, context_before)) if causal_skip \

@@ -1,7 +1,8 @@
 """Training speed per framework: model FLOPs, recomputation, attention at its own efficiency,
 and a fitted hardware efficiency per training framework and hardware group.
 
-Per token of sequence length s (N = active parameters, L layers, h hidden):
+Per token of sequence length s (N = the parameters a token is multiplied by: the active ones
+less an untied input embedding, calc.model_shape.matmul_params; L layers, h hidden):
   model FLOPs          = 6·N + 12·L·h·s                       (forward + backward; MFU basis)
   attention FLOPs      = 12·S·w with S = Σ_layers min(s, window) (sliding-window layers attend
                          to their window) and w = heads × head_dim (the attention width, not h:
@@ -26,7 +27,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import data, frameworks, serving
+from . import data, frameworks, model_shape, serving
 from .flops import headline_peak_flops_per_s
 from .frameworks import Framework
 from .specs import InstanceSpec, ModelSpec
@@ -57,7 +58,7 @@ def attention_relative_efficiency() -> float:
 
 @dataclass(frozen=True, slots=True)
 class TokenFlops:
-    model: float        # 6·N + 12·L·h·s (the MFU convention)
+    model: float        # 6·N + 12·L·h·s (the MFU convention; N: matmul params)
     dense: float        # 6·N + dense recompute
     attention: float    # 12·S·w + attention recompute (S: attended tokens over layers)
     weighted: float     # dense + attention / a
@@ -67,14 +68,14 @@ class TokenFlops:
 
 def token_flops(model: ModelSpec, seq_len: int, recompute: str,
                 attention_efficiency: float | None = None) -> TokenFlops:
-    dense = 6.0 * model.active_params
+    dense = 6.0 * model_shape.matmul_params(model)   # no untied input embedding: a lookup
     model_flops = dense + 12.0 * model.layers * model.hidden * seq_len   # the MFU convention
     # attended tokens over layers: each decoder layer its window; an encoder attends to all
     attended = serving.attention_token_layers(model, seq_len) if model.is_decoder \
         else model.layers * seq_len
     scores = attended * model.heads * model.head_dim
     attention_run = 12.0 * scores
-    dense_extra = 2.0 * model.active_params if recompute == "full" else 0.0
+    dense_extra = 2.0 * model_shape.matmul_params(model) if recompute == "full" else 0.0
     attention_extra = 4.0 * scores if recompute in ("selective", "full") else 0.0
     dense += dense_extra
     attention = attention_run + attention_extra

@@ -52,3 +52,24 @@ def synthetic_instance(chip_count: int, chip: ChipSpec | None = None) -> Instanc
         id=f"synthetic.{chip_count}", family="synthetic", kind=chip.kind, chip=chip,
         chip_count=chip_count, tp_degrees=degrees,
     )
+
+
+def multiplied_params(model: ModelSpec) -> int:
+    """The parameters a token is multiplied by, by hand: the active ones less an input embedding
+    table not tied to the LM head (a lookup, no FLOPs; vocab × hidden)."""
+    return model.active_params - (0 if model.tied_embeddings else model.vocab * model.hidden)
+
+
+def streamed_params(model: ModelSpec, tokens: int) -> int:
+    """The active parameters one step of ``tokens`` tokens reads, by hand: the untied input
+    embedding only as the rows of its tokens."""
+    if model.tied_embeddings:
+        return model.active_params
+    return multiplied_params(model) + min(model.vocab, tokens) * model.hidden
+
+
+def prefill_projection_flops(model: ModelSpec, tokens: int, prompts: int) -> int:
+    """A prefill's projection FLOPs by hand: every token through the layers, the LM head
+    (vocab × hidden) for each prompt's last token only."""
+    head = model.vocab * model.hidden
+    return 2 * ((multiplied_params(model) - head) * tokens + head * prompts)

@@ -16,6 +16,13 @@ OSS_ATTENTION = 36 * 2880 * 64 * (2 * 64 + 2 * 8)        # 955,514,880 q/k/v/o m
 OSS_ROUTED = 36 * 128 * OSS_EXPERT_PARAMS                # 114,661,785,600
 OSS_REST = 116_829_156_672 - OSS_ROUTED - OSS_ATTENTION  # embeddings, norms, router, biases
 OSS_FIXED_BYTES = 2 * (OSS_ATTENTION + OSS_REST)         # 4,334,742,144 B in bf16
+OSS_TABLE = 201_088 * 2880                               # 579,133,440: the untied input embedding
+
+
+def oss_fixed_streamed(tokens: int) -> int:
+    """The bf16 bytes a step of `tokens` tokens reads outside the experts: the input embedding
+    table only as its tokens' rows (a lookup)."""
+    return OSS_FIXED_BYTES - 2 * OSS_TABLE + 2 * 2880 * tokens
 
 
 def test_hand_figures_are_the_presets() -> None:
@@ -25,17 +32,19 @@ def test_hand_figures_are_the_presets() -> None:
 
 def test_gpt_oss_120b_decode_bytes_at_batch_1_and_64() -> None:
     model = data.model("gpt-oss-120b")
-    # B = 1: 4 experts per layer → 4,334,742,144 + 36 · 4 · 13,219,200 = 6,238,306,944 B
+    # B = 1: 4 experts per layer → 4,334,742,144 − 2 · 579,133,440 (the embedding table) +
+    # 2 · 2880 (its one row) + 36 · 4 · 13,219,200 = 5,080,045,824 B
     one = serving.streamed_weight_bytes(model, 1, "bf16", 1)
-    assert one == pytest.approx(6_238_306_944)
+    assert one == pytest.approx(5_080_045_824)
+    assert one == pytest.approx(oss_fixed_streamed(1) + 36 * 4 * OSS_EXPERT_BYTES)
     # B = 64: 128 · (1 − (124/128)^64) = 111.22 experts per layer
     touched = 128 * (1 - (124 / 128) ** 64)
     assert touched == pytest.approx(111.2215, abs=1e-3)
     many = serving.streamed_weight_bytes(model, 1, "bf16", 64)
-    assert many == pytest.approx(OSS_FIXED_BYTES + 36 * touched * OSS_EXPERT_BYTES)
-    assert many == pytest.approx(57.26e9, rel=1e-3)
-    # the old reading (active params × 2 bytes) overstated batch-1 decode by 1.83×
-    assert 2 * model.active_params / one == pytest.approx(1.831, abs=1e-3)
+    assert many == pytest.approx(oss_fixed_streamed(64) + 36 * touched * OSS_EXPERT_BYTES)
+    assert many == pytest.approx(56.10e9, rel=1e-3)
+    # the old reading (active params × 2 bytes) overstated batch-1 decode by 2.25×
+    assert 2 * model.active_params / one == pytest.approx(2.248, abs=1e-3)
 
 
 def test_gpt_oss_kv_read_is_window_capped() -> None:
@@ -65,9 +74,11 @@ def test_deepseek_v3_streams_fp8_block_linears_and_touched_experts() -> None:
     expert_bytes = 44_040_192 * (8 + 32 / 16384) / 8
     one = serving.streamed_weight_bytes(model, 8, "fp8_block128", 1)
     many = serving.streamed_weight_bytes(model, 8, "fp8_block128", 64)
-    # 58 MoE layers: the difference is 58 · (E_touched(64) − 8) experts
+    # 58 MoE layers: the difference is 58 · (E_touched(64) − 8) experts, and 63 more bf16 rows
+    # of the input embedding (7,168 wide) looked up
     touched = 256 * (1 - (248 / 256) ** 64)
-    assert many - one == pytest.approx(58 * (touched - 8) * expert_bytes, rel=1e-6)
+    assert many - one == pytest.approx(58 * (touched - 8) * expert_bytes + 63 * 7168 * 2,
+                                       rel=1e-9)
     # active weights ≈ 37.5 B parameters, mostly FP8: about 1 byte each, not 2
     assert one < 1.2 * model.active_params
 
@@ -81,5 +92,5 @@ def test_perf_decode_uses_the_real_bytes() -> None:
     # bandwidth-bound tokens/s uses the streamed bytes at batch 1 (one replica at TP 8)
     bandwidth = data.instance("p5.48xlarge").memory_bandwidth_per_core_bytes_per_s
     assert bandwidth is not None
-    expected = 1 * 8 * bandwidth / 6_238_306_944
+    expected = 1 * 8 * bandwidth / 5_080_045_824
     assert answer["bandwidth_bound_tokens_per_s"] == pytest.approx(expected, rel=1e-6)

@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 
 import pytest
-from calc_helpers import error, run, synthetic_model
+from calc_helpers import error, prefill_projection_flops, run, synthetic_model
 
 from calc import collectives, data, frameworks, serving, serving_band
 from calc.serving import Efficiency, Workload
@@ -31,8 +31,10 @@ def test_moe_decode_streams_touched_experts_not_active_ones() -> None:
     model = data.model("mixtral-8x7b")
     per_expert_bytes = 3 * model.hidden * model.intermediate * 2   # bf16 experts
     one_token = serving.streamed_weight_bytes(model, 8, "bf16", 1)
-    # batch 64 touches ~all 8 experts instead of 2: L · (8 · (1 − 0.75^64) − 2) experts more
-    extra = model.layers * (8 * (1 - 0.75**64) - 2) * per_expert_bytes
+    # batch 64 touches ~all 8 experts instead of 2: L · (8 · (1 − 0.75^64) − 2) experts more,
+    # and looks up 63 more bf16 rows of the (untied) input embedding
+    extra = (model.layers * (8 * (1 - 0.75**64) - 2) * per_expert_bytes
+             + 63 * model.hidden * 2)
     assert serving.streamed_weight_bytes(model, 8, "bf16", 64) == pytest.approx(one_token + extra)
     assert serving.streamed_weight_bytes(model, 8, "bf16", 64) > 3 * one_token
     one = run("perf", model="mixtral-8x7b", instance="trn1.32xlarge", batch=1, input_len=128,
@@ -304,7 +306,8 @@ def test_moe_decode_on_neuron_loads_experts_as_nxd_does_and_pays_per_matmul() ->
     kv_grown = (serving.kv_read_bytes_per_core(moe, 8, "bf16", 4, 128)
                 - serving.kv_read_bytes_per_core(moe, 8, "bf16", 1, 128))
     bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
-    assert grown == pytest.approx((12 * 6 * per_expert / 8 + kv_grown) / bandwidth)
+    rows = 3 * 2048 * 2 / 8        # three more bf16 rows of the input embedding, per core
+    assert grown == pytest.approx((12 * 6 * per_expert / 8 + rows + kv_grown) / bandwidth)
     per_matmul = replace(EFFICIENCY, decode_expert_matmul_ns=50.0)
     assert one.time_s(per_matmul) - one.time_s(EFFICIENCY) == pytest.approx(1152 * 50e-9)
     prefill = serving.prefill_roofline(moe, instance, tp=8, dtype="bf16", batch=1, input_len=64)
@@ -345,7 +348,7 @@ def test_lower_precision_speeds_up_only_the_projections() -> None:
     fp8 = serving.prefill_roofline(model, instance, tp=1, dtype="fp8", batch=1,
                                    input_len=32768)
     peaks = instance.chip.peak_flops_per_core
-    linear = 2 * model.active_params * 32768
+    linear = prefill_projection_flops(model, 32768, 1)
     attention = 4 * model.layers * model.heads * model.head_dim * 32768 * 32768
     assert bf16.compute_s == pytest.approx(linear / peaks["bf16"] + attention / peaks["bf16"])
     assert fp8.compute_s == pytest.approx(linear / peaks["fp8"] + attention / peaks["bf16"])
@@ -995,9 +998,15 @@ def test_a_chunked_prefill_runs_padded_calls_that_attend_to_the_chunks_before() 
     assert whole.attention_compute_s == pytest.approx(
         4 * model.layers * 2048 * 2048 * width / peak / 8)
     # the same 2,048 tokens through the projections, the weights read once per call
-    linear = 2 * model.active_params * 2048 / peak / 8
+    # (the LM head once per call: the two calls run it twice, the whole prompt once)
+    linear = serving.prefill_matmul_flops(model, 8, 2048, 2) / peak / 8
     assert chunked.compute_s - chunked.attention_compute_s == pytest.approx(linear)
-    assert chunked.memory_s == pytest.approx(2 * whole.memory_s)
+    # each call reads its own 1,024 rows of the input embedding (2,048 in all), the whole
+    # prompt its 2,048 once: twice the whole prompt's reads less 2,048 rows
+    bandwidth = instance.memory_bandwidth_per_core_bytes_per_s
+    assert bandwidth is not None
+    assert chunked.memory_s == pytest.approx(
+        2 * whole.memory_s - 2048 * model.hidden * 2 / 8 / bandwidth)
     assert chunked.collective_hops == 2 * whole.collective_hops
     # each call pays the fixed latency and the framework's step cost once
     bare = replace(EFFICIENCY, prefill_fixed_latency_s=0.0)

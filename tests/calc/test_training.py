@@ -3,18 +3,20 @@
 import statistics
 
 import pytest
-from calc_helpers import error, run, synthetic_model
+from calc_helpers import error, multiplied_params, run, synthetic_model
 
-from calc import calibration, data, frameworks, training_speed
+from calc import calibration, data, frameworks, model_shape, training_speed
 from calc.training_memory import activation_bytes_per_device, recipes
 
 
 def test_training_flops_convention() -> None:
-    # 6·N·D + 12·L·h·s·D (non-causal attention scores, forward + backward)
+    # 6·N_mm·D + 12·L·h·s·D (non-causal attention scores, forward + backward; N_mm: the active
+    # parameters without the untied input embedding, a lookup)
     model = data.model("llama-3.1-8b")
     result = run("train", model="llama-3.1-8b", instance="trn1.32xlarge", count=1,
                  tokens=10**9, seq_len=4096)
-    expected = 6 * model.active_params * 10**9 + 12 * model.layers * model.hidden * 4096 * 10**9
+    expected = (6 * multiplied_params(model) * 10**9
+                + 12 * model.layers * model.hidden * 4096 * 10**9)
     assert result["total_flops"] == expected
     # the result's mfu is the model-FLOPs utilisation implied by the framework's efficiency
     assert result["time_s"] == pytest.approx(
@@ -45,8 +47,9 @@ def test_recomputation_adds_flops_and_time() -> None:
                      seq_len=4096, recompute=mode)
         steps = {s["key"]: s["value"] for s in result["derivation"]}
         times[mode] = result["time_s"]
-        extra = {"none": 0, "selective": 4 * model.layers * model.hidden * 4096,
-                 "full": 2 * model.active_params + 4 * model.layers * model.hidden * 4096}[mode]
+        attention = 4 * model.layers * model.hidden * 4096
+        extra = {"none": 0, "selective": attention,
+                 "full": 2 * multiplied_params(model) + attention}[mode]
         assert steps["recompute_flops"] == pytest.approx(extra * 10**9)
         assert result["recompute"] == mode
     assert times["none"] < times["selective"] < times["full"]
@@ -59,12 +62,16 @@ def test_attention_flops_count_the_attention_width_and_sliding_windows() -> None
     flops = training_speed.token_flops(model, 4096, "none", attention_efficiency=0.5)
     scores = (8 * 4096 + 8 * 512) * 32 * 128
     assert flops.attention_run == pytest.approx(12 * scores)
-    assert flops.model == 6 * model.active_params + 12 * 16 * 2048 * 4096  # the MFU convention
-    assert flops.weighted == pytest.approx(6 * model.active_params + 12 * scores / 0.5)
+    # (the synthetic shape leaves no room for an embedding table outside its matrices: N_mm =
+    # the active parameters)
+    multiplied = model_shape.matmul_params(model)
+    assert multiplied == model.active_params
+    assert flops.model == 6 * multiplied + 12 * 16 * 2048 * 4096  # the MFU convention
+    assert flops.weighted == pytest.approx(6 * multiplied + 12 * scores / 0.5)
     selective = training_speed.token_flops(model, 4096, "selective", attention_efficiency=0.5)
     assert selective.recompute == pytest.approx(4 * scores)
     full = training_speed.token_flops(model, 4096, "full", attention_efficiency=0.5)
-    assert full.recompute == pytest.approx(2 * model.active_params + 4 * scores)
+    assert full.recompute == pytest.approx(2 * multiplied + 4 * scores)
     # a plain dense model: the executed attention equals the convention's 12·L·h·s
     llama = data.model("llama-3.1-8b")
     plain = training_speed.token_flops(llama, 4096, "none")
@@ -81,7 +88,7 @@ def test_training_derivation_shows_attention_as_run_and_recomputation() -> None:
     assert steps["attention_flops"] == pytest.approx(12 * scores * 10**9)
     assert steps["recompute_flops"] == pytest.approx(4 * scores * 10**9)
     # the MFU convention (total FLOPs) still counts 12·L·h·s
-    assert result["total_flops"] == (6 * model.active_params + 12 * 48 * 2048 * 4096) * 10**9
+    assert result["total_flops"] == (6 * multiplied_params(model) + 12 * 48 * 2048 * 4096) * 10**9
 
 
 def test_an_encoder_attends_to_the_whole_sequence_in_every_layer() -> None:
