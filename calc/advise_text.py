@@ -90,9 +90,9 @@ def _reason(reason: dict[str, Any]) -> str:
     return f"{label}" + (f" ({values})" if values else "")
 
 
-BEYOND_POSITIONS = ("the sequence is longer than the model's maximum positions ({max:,} tokens): "
-                    "the model was not trained for it (it needs RoPE scaling or a long-context "
-                    "variant)")
+BEYOND_POSITIONS = ("the sequence is longer than the model's maximum positions ({max:,} tokens, "
+                    "counting any RoPE scaling its config declares): the model was not trained "
+                    "for it (it needs more RoPE scaling than declared, or a long-context variant)")
 
 
 def fallback_notes(fallbacks: Any) -> list[str]:

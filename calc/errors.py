@@ -58,7 +58,8 @@ _ENGLISH: dict[str, str] = {
     "cores available",
     "heads_not_divisible": "{value} attention heads cannot be split evenly over tp={allowed}",
     "heads_not_divisible_pad": "{value} attention heads cannot be split evenly over "
-    "tp={allowed}, as NxD Inference and vLLM need; allow head padding to consider it",
+    "tp={allowed}: the advisor offers only degrees that divide the heads (vLLM needs it; a "
+    "padded degree can be timed on the speed calculator)",
     "kv_heads_not_divisible": "kv_heads must divide heads ({value} does not divide {max})",
     "hidden_not_divisible": "hidden size {value} is not divisible by {max} heads; give head_dim",
     "not_a_decoder": "{value} is an encoder model: it has no token-by-token decode",
@@ -97,8 +98,10 @@ _ENGLISH: dict[str, str] = {
     "num_attention_heads ({heads})",
     "hf_experts_per_token_too_many": "config.json routes each token to {value} experts, more "
     "than the {experts} the model has",
-    "hf_encoder_model_type": "config.json model_type {value} is an encoder-only model: enter its "
-    "shape as a custom model with the encoder architecture",
+    "hf_encoder_model_type": "config.json model_type {value} is an encoder-only model, which a "
+    "config.json cannot describe here: choose a BERT preset, or give its shape with the encoder "
+    "architecture (the CLI's --architecture encoder)",
+    "hf_quoted_number": "config.json key {value} must be a JSON number, not text in quotes",
     "hf_unsupported_quantization": "config.json quantization_config method {value} is not "
     "supported (supported: fp8, mxfp4, awq, gptq, compressed-tensors)",
     "hf_unsupported_quantization_setting": "config.json quantization_config {value} is not "

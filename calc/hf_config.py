@@ -121,6 +121,8 @@ class _Reader:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         maximum = MAXIMA.get(key, MAX_VALUE)
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            raise _fail("hf_quoted_number", {"value": key})
         if (not isinstance(value, int) or isinstance(value, bool) or value < minimum
                 or value > maximum):
             raise _fail("hf_bad_integer", {"value": key, "min": minimum, "max": maximum})
@@ -387,7 +389,8 @@ def parse(config: Any, model_id: str = "hf-config") -> ModelSpec:
     for key in (*REQUIRED_COMMON, *REQUIRED.get(model_type, ())):
         # in the file itself: a default stands in only for a key published configs omit
         if key not in merged and key not in MAY_OMIT.get(model_type, ()):
-            raise _fail("hf_missing_key", {"value": key})
+            where = f"text_config.{key}" if outer_type in NESTED else key
+            raise _fail("hf_missing_key", {"value": where})
         cfg.integer(key)
     return _build(model_type, cfg, config, model_id)
 

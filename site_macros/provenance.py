@@ -227,9 +227,11 @@ def support_matrix_table(env: Any) -> str:
 
 
 def support_matrix_as_of(env: Any) -> str:
-    """"Neuron <version>, <date>" of the support matrix, in the page language."""
+    """"Neuron <version>, <date>" of the support matrix, in the page language's pattern."""
     matrix = support_matrix()
-    return f"Neuron {matrix['sdk']}, {values.display(matrix['as_of'], 'as_of', page.lang(env))}"
+    lang = page.lang(env)
+    return _text(lang, "sdk_as_of").format(
+        sdk=matrix["sdk"], date=values.display(matrix["as_of"], "as_of", lang))
 
 
 def register(env: Any) -> None:

@@ -15,7 +15,7 @@ from browser_expect import default_raw
 from test_calculators import page_url, set_input, shown_fields, wait_state
 from test_trust_page import form_values, results_state, wait_results
 
-from calc import display
+from calc import data, display
 from calc.display import calculators, present
 
 pytestmark = pytest.mark.browser
@@ -109,4 +109,28 @@ def test_config_json_pasted_dropped_and_refused(browser_site: Any, open_page: An
     # no network: every request stayed on the site's host
     assert all(urlsplit(u).hostname in ("127.0.0.1", None) for u in probe.requests
                if urlsplit(u).scheme in ("http", "https"))
+    assert not probe.console_errors, probe.console_errors
+
+
+@pytest.mark.skipif(not calculators.HAS_CONFIG, reason="engine without the hf_config param")
+@pytest.mark.parametrize("lang", LANGS)
+def test_copy_link_says_a_pasted_config_json_is_not_in_it(browser_site: Any, open_page: Any,
+                                                          lang: str) -> None:
+    """QA stop 47: the link left the pasted config.json out without a word (opened, it asked
+    for a model)."""
+    strings = data.i18n(lang, "calculators")["action"]
+    probe = open_page()
+    probe.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = probe.page
+    page.goto(page_url(browser_site.base_url, lang, "memory"), wait_until="domcontentloaded")
+    assert wait_state(page, "ready", "failed") == "ready"
+    set_input(page, "model", "custom")
+    before = _computed(page)
+    page.fill('.nfg-calc [name="hf_config"]', json.dumps(LLAMA_CONFIG))
+    assert _wait_live_for(page, before) == "live"
+    page.click('.nfg-calc [data-action="copy-link"]')
+    page.wait_for_function(
+        "t => document.querySelector('.nfg-calc [data-action=\"copy-link\"]').textContent === t",
+        arg=strings["copied_without_config"], timeout=10_000)
+    assert "hf_config" not in page.evaluate("navigator.clipboard.readText()")
     assert not probe.console_errors, probe.console_errors

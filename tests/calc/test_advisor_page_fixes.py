@@ -84,14 +84,15 @@ def test_rejected_reasons_are_whole_sentences_in_the_language(lang: str, page: s
     by_setup = {(e["instance"], e["tp_degree"]): t for e, t in zip(entries, texts, strict=True)}
     heads = by_setup[("inf2.24xlarge", 12)]
     assert heads == {
-        "en": "inf2.24xlarge, TP 12: 32 attention heads cannot be split evenly over tp=12, as "
-              "NxD Inference and vLLM need; allow head padding to consider it",
-        "ja": "inf2.24xlarge、TP 12: アテンションヘッド 32 個は tp=12 で均等に分割できません"
-              "（NxD InferenceとvLLMでは均等な分割が必要です）。この構成も検討するには、"
-              "ヘッドのパディングを許可してください。",
+        "en": "inf2.24xlarge, TP 12: 32 attention heads cannot be split evenly over tp=12: the "
+              "advisor offers only degrees that divide the heads (vLLM needs it; a padded degree "
+              "can be timed on the speed calculator)",
+        "ja": "inf2.24xlarge、TP 12: アテンションヘッド 32 個は tp=12 で均等に分割できません。"
+              "アドバイザーはヘッド数を割り切る並列度だけを提案します（vLLM ではそれが必要です。"
+              "パディングする並列度は速度の計算ツールで見積もれます）。",
         "es": "inf2.24xlarge, TP 12: las 32 cabezas de atención no se pueden repartir por "
-              "igual con tp=12, como exigen NxD Inference y vLLM; permita el relleno de "
-              "cabezas para tenerlo en cuenta"}[lang]
+              "igual con tp=12: el asesor solo ofrece grados que dividen las cabezas (vLLM lo "
+              "exige; un grado con relleno se puede estimar en la calculadora de velocidad)"}[lang]
     if values == {"dtype": "bf16"}:
         assert by_setup[("g4dn.xlarge", None)] == {
             "en": "g4dn.xlarge: bf16 is not supported by this instance's accelerator; "

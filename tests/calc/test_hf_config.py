@@ -344,3 +344,22 @@ def test_yarn_rope_scaling_extends_the_maximum_positions(rope: Any, expected: in
     """QA stop 47: a YaRN config was said to need RoPE scaling beyond 32,768 tokens."""
     spec = hf_config.parse(small("qwen2", max_position_embeddings=32768, rope_scaling=rope))
     assert spec.max_position_embeddings == expected
+
+
+def test_a_number_in_quotes_is_named_as_such() -> None:
+    """QA stop 47: "hidden_size": "4096" got 'must be a whole number from 1 to 1,048,576'."""
+    with pytest.raises(CalcError) as caught:
+        hf_config.parse(small("llama", hidden_size="4096"))
+    assert caught.value.key == "hf_quoted_number" and "quotes" in str(caught.value)
+    with pytest.raises(CalcError) as caught:
+        hf_config.parse(small("llama", hidden_size="big"))
+    assert caught.value.key == "hf_bad_integer"
+
+
+def test_a_key_missing_from_a_nested_config_is_named_under_text_config() -> None:
+    with pytest.raises(CalcError) as caught:
+        hf_config.parse({"model_type": "gemma3"})
+    assert caught.value.params["value"] == "text_config.hidden_size"
+    with pytest.raises(CalcError) as caught:
+        hf_config.parse({"model_type": "llama"})
+    assert caught.value.params["value"] == "hidden_size"

@@ -51,7 +51,7 @@ def test_cli_says_it_only_when_it_applies() -> None:
                                "--instance", "inf2.xlarge", "--seq-len", seq_len], cwd=ROOT,
                               capture_output=True, text=True, check=True, timeout=120).stdout
     long = memory("8192")
-    assert "longer than the model's maximum positions (4,096 tokens)" in long
+    assert "longer than the model's maximum positions (4,096 tokens, counting" in long
     assert long.count("4,096 tokens") == 1 and "beyond_max_positions" not in long  # said once
     assert "maximum positions" not in memory("1024")
 
@@ -97,8 +97,8 @@ def test_cli_advise_says_it_in_words() -> None:
     done = subprocess.run([sys.executable, "-m", "calc", "advise", "--model", "llama-2-7b",
                            "--input-len", "8000", "--output-len", "100"], cwd=ROOT,
                           capture_output=True, text=True, check=True, timeout=300).stdout
-    assert "note: the sequence is longer than the model's maximum positions (4,096 tokens)" \
-        in done
+    assert "note: the sequence is longer than the model's maximum positions (4,096 tokens, " \
+        "counting any RoPE scaling its config declares)" in done
 
 
 @pytest.mark.parametrize("lang", LANGS)

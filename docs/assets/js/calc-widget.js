@@ -748,7 +748,11 @@ class CalculatorWidget {
     } else if (action === "copy-link") {
       this.writeUrl();
       const url = window.location.href;
-      const done = () => { button.textContent = this.config.action.copied; };
+      // a pasted config.json stays out of the address (too long for a link): say so
+      const pasted = (this.controls.get("hf_config")?.value || "").trim() !== "";
+      const done = () => {
+        button.textContent = pasted ? this.config.action.copied_without_config : this.config.action.copied;
+      };
       const fallback = () => this.showLink(url, done);
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(url).then(done, fallback);
