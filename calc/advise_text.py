@@ -103,10 +103,11 @@ def fallback_notes(fallbacks: Any) -> list[str]:
         if not isinstance(fallback, dict):
             continue
         part = "routed experts" if fallback.get("part") == "experts" else "weights"
-        line = (f"note: the checkpoint stores its {part} in {fallback.get('checkpoint')}, which "
-                f"no serving framework keeps on {fallback.get('chip')}: they are loaded, sized "
-                f"and timed in {fallback.get('used')}")
-        if fallback.get("part") == "downcast":
+        if fallback.get("part") != "downcast":
+            line = (f"note: the checkpoint stores its {part} in {fallback.get('checkpoint')}, "
+                    f"which no serving framework keeps on {fallback.get('chip')}: they are "
+                    f"loaded, sized and timed in {fallback.get('used')}")
+        else:
             line = (f"note: the checkpoint stores its weights in {fallback.get('checkpoint')}; "
                     f"serving frameworks load it in {fallback.get('used')} unless told "
                     f"otherwise (vLLM dtype auto), so it is sized and timed in "

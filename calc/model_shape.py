@@ -15,6 +15,7 @@ a token multiplies by, for FLOPs and the weights a step streams.
 """
 
 from dataclasses import dataclass
+from functools import cache
 
 from . import dtypes
 from .specs import ModelSpec
@@ -123,6 +124,7 @@ def bytes_per_expert(model: ModelSpec, precision: WeightPrecision) -> int:
     return dtypes.bytes_for(expert_params(model), precision.expert)
 
 
+@cache   # on every roofline of a search (streamed bytes, FLOPs, LM head): once per model
 def input_embedding_params(model: ModelSpec) -> int:
     """The input embedding table when it is not also the LM head (untied; 0 when tied), at most
     the weights outside the linear layers and experts (a custom shape may give fewer params
