@@ -87,6 +87,7 @@ def train(req: inputs.Request) -> dict[str, Any]:
             framework=req.get_opt_text("framework"),  # perf (issue 15)
             recompute=fit.recompute,
             devices_used=None if fit.layout is None else int(fit.layout["devices"]),
+            tp=1 if fit.layout is None else int(fit.layout["tp"]),   # unfit: no time shown
         ).as_dict()
         result["peak_missing_reason"] = None
     except CalcError as error:  # trust: an unpublished peak leaves time and cost unknown

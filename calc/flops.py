@@ -154,10 +154,13 @@ def train(
     framework: str | None = None,
     recompute: str | None = None,
     devices_used: int | None = None,
+    tp: int = 1,
 ) -> TrainResult:
     """Training time and cost. ``devices_used``: the devices (NeuronCores, GPUs) the parallel
     layout runs on (tp × pp × dp); None or all of them: every device of ``count`` instances
-    works. Fewer: the others idle but are paid for (the time uses the working share)."""
+    works. Fewer: the others idle but are paid for (the time uses the working share). ``tp``:
+    the layout's tensor-parallel degree, whose all-reduces the fitted time adds
+    (calc.training_speed.collective_s_per_token)."""
     from . import calibration, frameworks, serving_band, training_speed
 
     chosen = frameworks.resolve(framework, instance, "training")
@@ -197,10 +200,18 @@ def train(
         steps.add("hardware_efficiency", f"fitted efficiency ({mfu_source})", hardware_efficiency,
                   "")
         share = "" if working == 1.0 else " × devices used share"
+        devices = working_count * instance.logical_cores
+        collective_s = steps.add(
+            "tp_collective_s",
+            f"all-reduce passes ({training_speed.RECOMPUTE_FORWARD_PASSES[recompute]}) × 2 · L · "
+            f"2(t − 1)/t · h · 2 B / link per chip × D × t / devices (t = {tp})",
+            tokens * training_speed.collective_s_per_token(model, instance, tp, recompute,
+                                                           devices), "s")
         time_s = steps.add(
-            "time_s", f"D × weighted FLOPs per token / (count{share} × peak × efficiency)",
-            tokens * per_token.weighted / (working_count * peak_instance * hardware_efficiency),
-            "s")
+            "time_s", f"D × weighted FLOPs per token / (count{share} × peak × efficiency) "
+            "+ TP all-reduces",
+            tokens * per_token.weighted / (working_count * peak_instance * hardware_efficiency)
+            + collective_s, "s")
         mfu = steps.add("mfu", f"model FLOPs / (time × count{share} × peak)",
                         total / (time_s * working_count * peak_instance), "")
     else:

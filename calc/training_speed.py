@@ -13,9 +13,18 @@ less an untied input embedding, calc.model_shape.matmul_params; L layers, h hidd
   weighted FLOPs       = (6·N + dense recompute) + (attention FLOPs + attention recompute) / a
                          (a = attention efficiency relative to the dense matmuls, fitted: the
                          grid value that makes a framework's runs at different lengths agree)
-  tokens/s             = efficiency × instances × headline peak / weighted FLOPs
+  TP all-reduces       = passes × 2 · L · 2(t − 1)/t · h · 2 B / link per token and TP group
+                         (Megatron-style tensor parallelism, as the serving step's, over the
+                         instance's published link per chip: two per layer in the forward pass,
+                         two in the backward, two more when full recomputation runs the forward
+                         again, so passes = 2 or 3; counted beside the compute, not overlapped;
+                         0 at t = 1 or where no link figure is published)
+  time per token       = weighted FLOPs / (efficiency × peak of the devices)
+                         + TP all-reduces × t / devices
+  tokens/s             = 1 / time per token
 efficiency: fitted per (framework, hardware group, dense or MoE) = median over measured runs of
-weighted FLOPs × tokens/s / (instances × peak); a mixture-of-experts model (ModelSpec.is_moe)
+weighted FLOPs / (peak × (1 / tokens/s − their TP all-reduces per token)), each run at its own
+published TP degree; a mixture-of-experts model (ModelSpec.is_moe)
 has its own value where its framework has MoE runs (grouped expert matmuls over few
 tokens each and the all-to-all exchange between expert-parallel ranks reach a lower share of
 peak than dense layers), else the dense one; where a framework has no runs, its calibration
@@ -49,6 +58,21 @@ def efficiency_group(model: ModelSpec, instance: InstanceSpec) -> str:
 
 def efficiency_assumption_id(framework_id: str, group: str) -> str:
     return f"training_efficiency_{framework_id.replace('-', '_')}_{group.replace('-', '_')}"
+
+
+RECOMPUTE_FORWARD_PASSES = {"none": 2, "selective": 2, "full": 3}   # all-reduce passes per step
+
+
+def collective_s_per_token(model: ModelSpec, instance: InstanceSpec, tp: int, recompute: str,
+                           devices: float) -> float:
+    """Seconds the tensor-parallel all-reduces add per trained token over ``devices`` working
+    devices: passes × (2 · L · ring bytes per chip of one token's h · 2 B / link) × t / devices
+    (serving.collective_bandwidth_s; a TP group of t devices works on one token at a time).
+    0 at t = 1 or without a published link figure."""
+    if tp <= 1 or devices <= 0:
+        return 0.0
+    per_pass = serving.collective_bandwidth_s(model, instance, tp, 1.0)
+    return RECOMPUTE_FORWARD_PASSES[recompute] * per_pass * tp / devices
 
 
 def attention_relative_efficiency() -> float:
@@ -98,6 +122,7 @@ class TrainingCase:
     dtype: str
     recompute: str
     tokens_per_s: float
+    tp: int = 1
 
     def features(self) -> dict[str, float]:
         return {"params": float(self.model.params), "seq_len": float(self.seq_len),
@@ -105,6 +130,10 @@ class TrainingCase:
 
     def peak(self) -> float:
         return headline_peak_flops_per_s(self.instance, self.dtype)[1] * self.count
+
+    def collective_s_per_token(self) -> float:
+        return collective_s_per_token(self.model, self.instance, self.tp, self.recompute,
+                                      self.count * self.instance.logical_cores)
 
 
 def cases(all_uses: bool = False) -> list[TrainingCase]:
@@ -129,13 +158,16 @@ def cases(all_uses: bool = False) -> list[TrainingCase]:
             seq_len=int(raw["seq_len"]), dtype=str(raw.get("dtype", "bf16")),
             recompute=str(recompute) if recompute in RECOMPUTE_MODES
             else framework.default_recompute,
-            tokens_per_s=float(tokens)))
+            tokens_per_s=float(tokens), tp=int(raw.get("tp", 1))))
     return found
 
 
 def achieved_efficiency(case: TrainingCase, attention_efficiency: float | None = None) -> float:
+    """The efficiency a run reached on its compute: weighted FLOPs per token over the time per
+    token less its TP all-reduces, as a share of peak (inf where those take the whole time)."""
     flops = token_flops(case.model, case.seq_len, case.recompute, attention_efficiency)
-    return flops.weighted * case.tokens_per_s / case.peak()
+    compute_s = 1.0 / case.tokens_per_s - case.collective_s_per_token()
+    return flops.weighted / (case.peak() * compute_s) if compute_s > 0 else math.inf
 
 
 def _efficiencies(rows: Sequence[TrainingCase], a: float) -> dict[tuple[str, str], float]:
@@ -190,4 +222,4 @@ def lookup(framework: Framework, instance: InstanceSpec, model: ModelSpec,
 def estimate(case: TrainingCase, fitted: Mapping[tuple[str, str], float]) -> float:
     efficiency, _ = lookup(case.framework, case.instance, case.model, fitted)
     flops = token_flops(case.model, case.seq_len, case.recompute, fitted.get(ATTENTION_KEY))
-    return efficiency * case.peak() / flops.weighted
+    return 1.0 / (flops.weighted / (efficiency * case.peak()) + case.collective_s_per_token())

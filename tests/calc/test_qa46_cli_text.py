@@ -38,8 +38,8 @@ def test_small_costs_and_times_are_not_shown_as_zero(capsys: pytest.CaptureFixtu
     shown = lines(out(["train", "--model", "llama-3.2-1b", "--instance", "trn1.32xlarge",
                        "--tokens", "16", "--seq-len", "16", "--count", "1000000"], capsys),
                   "time_s", "cost_usd", "error_band")
-    assert shown["time_s"] == "0.0987 ns"     # one 16-token sequence over a million instances
-    assert shown["cost_usd"] == "$5.90e-07"
+    assert shown["time_s"] == "0.0945 ns"     # one 16-token sequence over a million instances
+    assert shown["cost_usd"] == "$5.64e-07"
     assert not BARE_ZERO.search(shown["error_band"]), shown["error_band"]
     total = lines(out(["price", "--instance", "trn1.32xlarge", "--hours", "1e-300"], capsys),
                   "usd_total")["usd_total"]

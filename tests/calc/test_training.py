@@ -264,3 +264,65 @@ def test_train_memory_refuses_more_stages_than_layers_and_names_the_pipeline() -
     failure = error("train_memory", model="llama-3.1-8b", instance="trn1.2xlarge",
                     seq_len=2048, tp=8)
     assert (failure["field"], failure["key"]) == ("tp", "tp_exceeds_cores")
+
+
+# Tensor-parallel all-reduces in training (issue 15: collectives whose cost grows with tokens ×
+# hidden): Megatron-style TP runs two all-reduces of the activations per layer in the forward pass,
+# two in the backward and two more when full recomputation repeats the forward; a ring moves
+# 2(t − 1)/t of each message per chip over the instance's published link (trn1.32xlarge:
+# 384 GiB/s per chip). Hand-computed for Llama 3.1 70B (L = 80, h = 8,192) at TP 32 on 32 trn1.
+def test_tensor_parallel_all_reduces_per_trained_token_by_hand() -> None:
+    model, instance = data.model("llama-3.1-70b"), data.instance("trn1.32xlarge")
+    devices = 32 * 32
+    ring_bytes = 2 * 31 / 32 * 8192 * 2                      # one token's h · 2 B, per chip
+    per_pass = 2 * 80 * ring_bytes / (384 * 2**30)           # two all-reduces per layer
+    for recompute, passes in (("none", 2), ("selective", 2), ("full", 3)):
+        expected = passes * per_pass * 32 / devices           # a TP group of 32 per token
+        assert training_speed.collective_s_per_token(
+            model, instance, 32, recompute, devices) == pytest.approx(expected, rel=1e-12)
+    assert training_speed.collective_s_per_token(model, instance, 1, "full", devices) == 0.0
+    # no published link (one-GPU instance): nothing to charge, 0
+    assert training_speed.collective_s_per_token(
+        model, data.instance("g5.xlarge"), 8, "full", 8) == 0.0
+
+
+def test_fitted_efficiency_and_estimate_count_each_runs_all_reduces() -> None:
+    # a run's efficiency is its weighted FLOPs over the time left after its TP all-reduces, and
+    # the estimate adds them back: estimate(fit of one run alone) gives that run's tokens/s
+    rows = [c for c in training_speed.cases() if c.tp > 1 and c.framework.id == "nxd-training"]
+    assert rows, "NxD Training runs at TP > 1"
+    case = rows[0]
+    comm = case.collective_s_per_token()
+    assert 0 < comm < 1 / case.tokens_per_s
+    a = 0.5
+    flops = training_speed.token_flops(case.model, case.seq_len, case.recompute, a)
+    efficiency = training_speed.achieved_efficiency(case, a)
+    assert efficiency == pytest.approx(
+        flops.weighted / (case.peak() * (1 / case.tokens_per_s - comm)))
+    fitted = training_speed.fit([case])
+    assert training_speed.estimate(case, fitted) == pytest.approx(case.tokens_per_s, rel=1e-3)
+
+
+def test_the_training_time_adds_the_layouts_all_reduces_and_shows_them() -> None:
+    result = run("train", model="llama-3.1-70b", instance="trn1.32xlarge", count=32,
+                 tokens=10**10, seq_len=8192)
+    layout = result["training_layout"]
+    steps = {s["key"]: s for s in result["derivation"]}
+    devices = layout["devices"]
+    expected = 10**10 * training_speed.collective_s_per_token(
+        data.model("llama-3.1-70b"), data.instance("trn1.32xlarge"), layout["tp"],
+        result["recompute"], devices)
+    assert steps["tp_collective_s"]["value"] == pytest.approx(expected)
+    assert f"(t = {layout['tp']})" in steps["tp_collective_s"]["formula"]
+    if layout["tp"] > 1:
+        assert expected > 0
+    compute_s = result["time_s"] - steps["tp_collective_s"]["value"]
+    peak = result["peak_flops_per_s"] * devices / data.instance("trn1.32xlarge").logical_cores
+    per_token = training_speed.token_flops(data.model("llama-3.1-70b"), 8192,
+                                           result["recompute"])
+    assert compute_s == pytest.approx(
+        10**10 * per_token.weighted / (peak * result["hardware_efficiency"]))
+    # a larger TP degree of the same work costs more all-reduce time (2(t − 1)/t · t grows)
+    model, instance = data.model("llama-3.1-70b"), data.instance("trn1.32xlarge")
+    assert (training_speed.collective_s_per_token(model, instance, 32, "full", 1024)
+            > training_speed.collective_s_per_token(model, instance, 8, "full", 1024))
