@@ -619,6 +619,17 @@ def _naming_option(field: str, message: str) -> str:
     return f"{flag}: {message}"
 
 
+def config_note(config: Any) -> str:
+    """The note line of a multimodal --hf-config (calc.hf_config.uncounted_parts), else ""."""
+    from .hf_config import uncounted_parts
+
+    parts = uncounted_parts(config)
+    if not parts:
+        return ""
+    return (f"\nnote: this config.json is multimodal: the figures are for its language model "
+            f"only; its {', '.join(parts)} (the vision encoder and projector) is not counted")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .api import run
 
@@ -637,6 +648,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dumps(response["result"], ensure_ascii=False, allow_nan=False)
         if as_json
         else summary(response["kind"], response["result"])
+        + config_note(request.get("params", {}).get("hf_config"))
     )
     try:
         print(text)

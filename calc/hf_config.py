@@ -39,6 +39,8 @@ SUPPORTED = (
     "granite", "olmo2",
 )
 NESTED = ("gemma3", "llama4")        # the language model is in text_config
+# parts of a multimodal config.json outside the language model, which calc does not count
+UNCOUNTED_PARTS = ("vision_config",)
 # types vLLM will not run in float16 (vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS:
 # "Numerical instability. Please use bfloat16 or float32 instead.")
 FP16_UNSTABLE = ("gemma2", "gemma3_text")
@@ -371,6 +373,14 @@ def _compressed_tensors(quant: Mapping[str, Any]) -> str:
                      if weights.get(key) is not None)
     raise _fail("hf_unsupported_quantization_setting",
                 {"value": f"compressed-tensors weights {shown}"[:80], "allowed": CT_FORMATS})
+
+
+def uncounted_parts(config: Any) -> tuple[str, ...]:
+    """The encoders of a multimodal config.json that calc leaves out (``UNCOUNTED_PARTS`` present
+    as objects): its figures are the language model's, and the results say so."""
+    if not isinstance(config, dict):
+        return ()
+    return tuple(part for part in UNCOUNTED_PARTS if isinstance(config.get(part), dict))
 
 
 def parse(config: Any, model_id: str = "hf-config") -> ModelSpec:

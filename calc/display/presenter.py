@@ -87,6 +87,23 @@ def _config_object(text: str, field: str) -> dict[str, Any]:
     return parsed
 
 
+def _config_notes(typed: dict[str, Any], responses: dict[str, Any],
+                  lang: str) -> list[dict[str, str]]:
+    """A pasted multimodal config.json answered: its figures are the language model's
+    (calc.hf_config.uncounted_parts), said next to them."""
+    from ..hf_config import uncounted_parts
+
+    config = typed.get(calculators.CONFIG_FIELD)
+    if _skipped(calculators.CONFIG_FIELD, typed) or not any(
+            r.get("ok") for r in responses.values()):
+        return []
+    parts = uncounted_parts(config)
+    if not parts:
+        return []
+    return [{"key": "config_language_model_only",
+             "text": trust.text(lang, "config_language_model_only", parts=", ".join(parts))}]
+
+
 def _skipped(name: str, typed: dict[str, Any]) -> bool:
     """A model field the request does not send: the preset id for a custom model, the shape
     fields for a preset, the shape fields when a config.json is given."""
@@ -460,7 +477,8 @@ def present(request: dict[str, Any], lang: str) -> dict[str, Any]:
         "chart": charts.chart(mode.chart, responses, lang, instance_kinds()),
         "responses": responses,
         "verdict": trust.verdict(responses, blocked, field_names, lang, sent),
-        "notes": [*link_notes, *trust.notes(responses, blocked, lang), *choice_notes],
+        "notes": [*link_notes, *trust.notes(responses, blocked, lang),
+                  *_config_notes(typed, responses, lang), *choice_notes],
         "choices": choices,
         "export_values": export_values,
     }

@@ -363,3 +363,44 @@ def test_a_key_missing_from_a_nested_config_is_named_under_text_config() -> None
     with pytest.raises(CalcError) as caught:
         hf_config.parse({"model_type": "llama"})
     assert caught.value.params["value"] == "hidden_size"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_a_multimodal_config_says_its_figures_are_the_language_models(lang: str) -> None:
+    """Gemma 3 and Llama 4 configs carry a vision_config that calc does not count: the page says
+    so next to the figures, in the reader's language; a text-only config gets no such note."""
+    from calc.display import present
+    from calc.display.strings import ui
+
+    expected = ui(lang, "trust")["config_language_model_only"].replace("{parts}", "vision_config")
+    for name, multimodal in (("gemma-3-27b-it.json", True), ("llama-3.2-1b.json", False)):
+        text = (CONFIGS / name).read_text()
+        assert bool(hf_config.uncounted_parts(json.loads(text))) is multimodal
+        for calculator in ("memory", "performance"):
+            shown = present({"calculator": calculator,
+                             "values": {"model": "custom", "hf_config": text,
+                                        "instance": "trn2.48xlarge"}}, lang)
+            assert shown["ok"], shown["errors"]
+            notes = [n["text"] for n in shown["notes"] if n["key"] == "config_language_model_only"]
+            assert notes == ([expected] if multimodal else [])
+    # a preset model: no note even with a leftover config in the form
+    shown = present({"calculator": "memory", "values": {
+        "model": "llama-3.1-8b", "hf_config": (CONFIGS / "gemma-3-27b-it.json").read_text()}}, lang)
+    assert not [n for n in shown["notes"] if n["key"] == "config_language_model_only"]
+
+
+def test_the_cli_notes_a_multimodal_config(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(CONFIGS / "gemma-3-27b-it.json")
+    assert main(["memory", "--instance", "trn2.48xlarge", "--seq-len", "8",
+                 "--hf-config", path]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1] == (
+        "note: this config.json is multimodal: the figures are for its language model only; "
+        "its vision_config (the vision encoder and projector) is not counted")
+    assert main(["memory", "--instance", "trn2.48xlarge", "--seq-len", "8", "--hf-config",
+                 str(CONFIGS / "llama-3.2-1b.json")]) == 0
+    assert "multimodal" not in capsys.readouterr().out
+    # --json keeps to the result object
+    assert main(["memory", "--instance", "trn2.48xlarge", "--seq-len", "8", "--hf-config", path,
+                 "--json"]) == 0
+    json.loads(capsys.readouterr().out)
