@@ -326,3 +326,10 @@ def test_the_training_time_adds_the_layouts_all_reduces_and_shows_them() -> None
     model, instance = data.model("llama-3.1-70b"), data.instance("trn1.32xlarge")
     assert (training_speed.collective_s_per_token(model, instance, 32, "full", 1024)
             > training_speed.collective_s_per_token(model, instance, 8, "full", 1024))
+
+
+def test_no_published_run_is_faster_than_its_all_reduces_alone() -> None:
+    # the fit takes a run's efficiency on the time left after its TP all-reduces: every
+    # published run (scored or not) must leave some (else its efficiency would be infinite)
+    for case in training_speed.cases(all_uses=True):
+        assert case.collective_s_per_token() * case.tokens_per_s < 0.5, case.id
