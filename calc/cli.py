@@ -627,7 +627,7 @@ def config_note(config: Any) -> str:
     if not parts:
         return ""
     return (f"\nnote: this config.json is multimodal: the figures are for its language model "
-            f"only; its {', '.join(parts)} (the vision encoder and projector) is not counted")
+            f"only; the vision encoder ({', '.join(parts)}) and its projector are not counted")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,8 +6,10 @@ matmul_params; D = tokens, s = sequence length; the attention-score term counts 
 non-causal s×s matrices). With a given MFU: time = model FLOPs / (instances × peak × MFU).
 Without one, the framework's model (calc.training_speed): recomputation FLOPs added, attention
 FLOPs at their own efficiency, and the fitted efficiency of the training framework on this
-hardware group: time = D × weighted FLOPs per token / (instances × peak × efficiency); the
-result's `mfu` is then the model-FLOPs utilisation that implies.
+hardware group: time = D × weighted FLOPs per token / (instances × peak × efficiency) + the
+layout's tensor-parallel all-reduces (calc.training_speed.collective_s_per_token; none where the
+efficiency is the instance kind's MFU preset, an end-to-end figure); the result's `mfu` is then
+the model-FLOPs utilisation that implies.
 
 Peaks: training time uses the chip headline dense peak × chips, the basis the MFU presets in
 data/assumptions.toml are defined against. The inference roofline (perf.py) uses the matmul peak:
@@ -201,12 +203,14 @@ def train(
                   "")
         share = "" if working == 1.0 else " × devices used share"
         devices = working_count * instance.logical_cores
+        counted = training_speed.counts_collectives(mfu_source)
         collective_s = steps.add(
             "tp_collective_s",
             f"all-reduce passes ({training_speed.RECOMPUTE_FORWARD_PASSES[recompute]}) × 2 · L · "
-            f"2(t − 1)/t · h · 2 B / link per chip × D × t / devices (t = {tp})",
+            f"2(t − 1)/t · h · 2 B / link per chip × D × t / devices (t = {tp})" if counted
+            else f"inside the MFU preset ({mfu_source})",
             tokens * training_speed.collective_s_per_token(model, instance, tp, recompute,
-                                                           devices), "s")
+                                                           devices) if counted else 0.0, "s")
         time_s = steps.add(
             "time_s", f"D × weighted FLOPs per token / (count{share} × peak × efficiency) "
             "+ TP all-reduces",

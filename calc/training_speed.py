@@ -20,7 +20,7 @@ less an untied input embedding, calc.model_shape.matmul_params; L layers, h hidd
                          again, so passes = 2 or 3; counted beside the compute, not overlapped;
                          0 at t = 1 or where no link figure is published)
   time per token       = weighted FLOPs / (efficiency × peak of the devices)
-                         + TP all-reduces × t / devices
+                         + TP all-reduces × t / devices   (not with an MFU preset: end to end)
   tokens/s             = 1 / time per token
 efficiency: fitted per (framework, hardware group, dense or MoE) = median over measured runs of
 weighted FLOPs / (peak × (1 / tokens/s − their TP all-reduces per token)), each run at its own
@@ -73,6 +73,13 @@ def collective_s_per_token(model: ModelSpec, instance: InstanceSpec, tp: int, re
         return 0.0
     per_pass = serving.collective_bandwidth_s(model, instance, tp, 1.0)
     return RECOMPUTE_FORWARD_PASSES[recompute] * per_pass * tp / devices
+
+
+def counts_collectives(efficiency_source: str) -> bool:
+    """Whether a time with this efficiency adds the TP all-reduces: a fitted efficiency is
+    taken net of them; the instance kind's MFU preset (``mfu_training_<kind>_default``, an
+    end-to-end figure) already holds them."""
+    return not efficiency_source.startswith("mfu_training_")
 
 
 def attention_relative_efficiency() -> float:
@@ -220,6 +227,7 @@ def lookup(framework: Framework, instance: InstanceSpec, model: ModelSpec,
 
 
 def estimate(case: TrainingCase, fitted: Mapping[tuple[str, str], float]) -> float:
-    efficiency, _ = lookup(case.framework, case.instance, case.model, fitted)
+    efficiency, source = lookup(case.framework, case.instance, case.model, fitted)
     flops = token_flops(case.model, case.seq_len, case.recompute, fitted.get(ATTENTION_KEY))
-    return 1.0 / (flops.weighted / (efficiency * case.peak()) + case.collective_s_per_token())
+    collective_s = case.collective_s_per_token() if counts_collectives(source) else 0.0
+    return 1.0 / (flops.weighted / (efficiency * case.peak()) + collective_s)

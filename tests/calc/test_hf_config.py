@@ -396,7 +396,7 @@ def test_the_cli_notes_a_multimodal_config(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert out.rstrip().splitlines()[-1] == (
         "note: this config.json is multimodal: the figures are for its language model only; "
-        "its vision_config (the vision encoder and projector) is not counted")
+        "the vision encoder (vision_config) and its projector are not counted")
     assert main(["memory", "--instance", "trn2.48xlarge", "--seq-len", "8", "--hf-config",
                  str(CONFIGS / "llama-3.2-1b.json")]) == 0
     assert "multimodal" not in capsys.readouterr().out

@@ -333,3 +333,20 @@ def test_no_published_run_is_faster_than_its_all_reduces_alone() -> None:
     # published run (scored or not) must leave some (else its efficiency would be infinite)
     for case in training_speed.cases(all_uses=True):
         assert case.collective_s_per_token() * case.tokens_per_s < 0.5, case.id
+
+
+def test_an_mfu_preset_already_holds_the_all_reduces() -> None:
+    # the instance kind's MFU preset is an end-to-end figure: no all-reduce time on top of it,
+    # and the math says why; a fitted efficiency (taken net of them) gets them added back
+    preset = run("train", model="llama-3.1-405b", instance="p5.48xlarge", count=16,
+                 tokens=10**9, seq_len=4096)
+    fitted = run("train", model="llama-3.1-405b", instance="p5.48xlarge", count=16,
+                 tokens=10**9, seq_len=4096, framework="nemo-gpu")
+    assert preset["mfu_source"] == "mfu_training_gpu_default"
+    assert preset["training_layout"]["tp"] == fitted["training_layout"]["tp"] == 2
+    steps = {s["key"]: s for s in preset["derivation"]}
+    assert steps["tp_collective_s"]["value"] == 0.0
+    assert "inside the MFU preset" in steps["tp_collective_s"]["formula"]
+    assert {s["key"]: s for s in fitted["derivation"]}["tp_collective_s"]["value"] > 0
+    assert not training_speed.counts_collectives("mfu_training_gpu_default")
+    assert training_speed.counts_collectives("training_efficiency_nemo_gpu_gpu")
