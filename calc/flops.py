@@ -103,9 +103,12 @@ def training_flops(model: ModelSpec, tokens: int, seq_len: int) -> int:
     )
 
 
+MFU_PRESET_PREFIX = "mfu_training_"   # the presets' ids: mfu_training_<kind>_default
+
+
 def default_mfu(instance: InstanceSpec) -> tuple[float, str]:
     """(MFU, assumption id) preset for the accelerator kind, from data/assumptions.toml."""
-    assumption_id = f"mfu_training_{instance.kind}_default"
+    assumption_id = f"{MFU_PRESET_PREFIX}{instance.kind}_default"
     return data.assumption_value(assumption_id), assumption_id
 
 
@@ -202,15 +205,15 @@ def train(
         steps.add("hardware_efficiency", f"fitted efficiency ({mfu_source})", hardware_efficiency,
                   "")
         share = "" if working == 1.0 else " × devices used share"
-        devices = working_count * instance.logical_cores
-        counted = training_speed.counts_collectives(mfu_source)
-        collective_s = steps.add(
-            "tp_collective_s",
-            f"all-reduce passes ({training_speed.RECOMPUTE_FORWARD_PASSES[recompute]}) × 2 · L · "
-            f"2(t − 1)/t · h · 2 B / link per chip × D × t / devices (t = {tp})" if counted
-            else f"inside the MFU preset ({mfu_source})",
-            tokens * training_speed.collective_s_per_token(model, instance, tp, recompute,
-                                                           devices) if counted else 0.0, "s")
+        if training_speed.counts_collectives(mfu_source):
+            passes = training_speed.RECOMPUTE_FORWARD_PASSES[recompute]
+            collective_formula = (f"all-reduce passes ({passes}) × 2 · L · 2(t − 1)/t · h · 2 B "
+                                  f"/ link per chip × D × t / devices (t = {tp})")
+            collective_value = tokens * training_speed.collective_s_per_token(
+                model, instance, tp, recompute, working_count * instance.logical_cores)
+        else:   # an end-to-end preset already holds them
+            collective_formula, collective_value = f"inside the MFU preset ({mfu_source})", 0.0
+        collective_s = steps.add("tp_collective_s", collective_formula, collective_value, "s")
         time_s = steps.add(
             "time_s", f"D × weighted FLOPs per token / (count{share} × peak × efficiency) "
             "+ TP all-reduces",

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import data, frameworks, model_shape, serving
-from .flops import headline_peak_flops_per_s
+from .flops import MFU_PRESET_PREFIX, default_mfu, headline_peak_flops_per_s
 from .frameworks import Framework
 from .specs import InstanceSpec, ModelSpec
 
@@ -79,7 +79,7 @@ def counts_collectives(efficiency_source: str) -> bool:
     """Whether a time with this efficiency adds the TP all-reduces: a fitted efficiency is
     taken net of them; the instance kind's MFU preset (``mfu_training_<kind>_default``, an
     end-to-end figure) already holds them."""
-    return not efficiency_source.startswith("mfu_training_")
+    return not efficiency_source.startswith(MFU_PRESET_PREFIX)
 
 
 def attention_relative_efficiency() -> float:
@@ -222,8 +222,7 @@ def lookup(framework: Framework, instance: InstanceSpec, model: ModelSpec,
                     return fitted[(candidate.id, key)], efficiency_assumption_id(candidate.id, key)
             chain = serving.GROUP_FALLBACK.get(chain)
         candidate = frameworks.all_frameworks().get(candidate.calibration_proxy)
-    preset = f"mfu_training_{instance.kind}_default"
-    return data.assumption_value(preset), preset
+    return default_mfu(instance)
 
 
 def estimate(case: TrainingCase, fitted: Mapping[tuple[str, str], float]) -> float:
